@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libbootconfig - parse, render and store Linux boot configs ("bootconfig").
+ *
+ * The parser accepts and rejects exactly what the kernel's lib/bootconfig.c
+ * does in the tree Debian's linux-source package installs, with the same
+ * error messages and the same tree shape, but without the kernel's global
+ * singleton: every parsed config is its own object, read-only once parsed.
+ *
+ * Tree model.  A config is a forest of nodes.  A key node has a name
+ * ("ftrace", "event"); a dotted key "a.b.c" is a chain of key nodes.  A value
+ * node holds one value string; an array is a chain of value nodes linked by
+ * bconf_node_next().  When a key has both a value and subkeys, the value is
+ * always its first child.  A key written without a value ("key", "key =",
+ * "key { }") has no value child; renderers print it as "".
+ *
+ * Thread safety: a parsed struct bconf is immutable; any number of threads
+ * may read it.  Functions returning int return 0 (or a length) on success
+ * and a negative errno value on failure.
+ */
+#ifndef BOOTCONFIG_H
+#define BOOTCONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Limits of the kernel's parser (include/linux/bootconfig.h). */
+#define BCONF_DATA_MAX		32767	/* bytes of text, excluding the NUL */
+#define BCONF_NODE_MAX		8192	/* key and value nodes */
+#define BCONF_KEYLEN_MAX	256	/* whole dotted key, with the NUL */
+#define BCONF_DEPTH_MAX		16	/* key words and brace nesting */
+
+/* Initrd trailer: [text][NUL][pad][le32 size][le32 csum][magic]. */
+#define BCONF_MAGIC		"#BOOTCONFIG\n"
+#define BCONF_MAGIC_LEN		12
+#define BCONF_FOOTER_LEN	(8 + BCONF_MAGIC_LEN)
+#define BCONF_ALIGN		4
+
+struct bconf;
+struct bconf_node;
+
+/* Where and why parsing failed.  line and col are 1-based, col in bytes. */
+struct bconf_error {
+	const char *msg;	/* the kernel's message text, static storage */
+	size_t pos;		/* byte offset into the input */
+	unsigned int line;
+	unsigned int col;
+};
+
+/*
+ * Parse @len bytes at @buf (need not be NUL-terminated; a NUL ends the text
+ * as it does for the kernel).  On success *@out owns a new config: free it
+ * with bconf_free().  On a config error returns -EINVAL (-E2BIG when the
+ * text exceeds BCONF_DATA_MAX, -ENODATA when empty) and fills @err if not
+ * NULL; on allocation failure returns -ENOMEM.
+ */
+int bconf_parse(const char *buf, size_t len, struct bconf **out,
+		struct bconf_error *err);
+void bconf_free(struct bconf *bc);
+
+/* Number of nodes (keys and values), as "Number of nodes" reports it. */
+size_t bconf_node_count(const struct bconf *bc);
+
+/* Navigation.  All return NULL at the end. */
+const struct bconf_node *bconf_root(const struct bconf *bc);
+const struct bconf_node *bconf_node_child(const struct bconf_node *node);
+const struct bconf_node *bconf_node_next(const struct bconf_node *node);
+const struct bconf_node *bconf_node_parent(const struct bconf_node *node);
+const char *bconf_node_data(const struct bconf_node *node);
+bool bconf_node_is_value(const struct bconf_node *node);
+/* A key whose only child is a value (or which has no child). */
+bool bconf_node_is_leaf(const struct bconf_node *node);
+/* A value node that has a next value (first element of a 2+ array). */
+bool bconf_node_is_array(const struct bconf_node *node);
+/* The value child of key @node, or NULL when it has none. */
+const struct bconf_node *bconf_node_value(const struct bconf_node *node);
+
+/*
+ * Find the key node for dotted @key below @parent (NULL: top level).
+ * Returns NULL when absent.
+ */
+const struct bconf_node *bconf_find_node(const struct bconf *bc,
+					 const struct bconf_node *parent,
+					 const char *key);
+/*
+ * Find the value of dotted @key below @parent.  Returns the first value
+ * string ("" when the key exists without a value) and sets *@vnode (when
+ * not NULL) to the value node or NULL; returns NULL when the key is absent.
+ */
+const char *bconf_find_value(const struct bconf *bc,
+			     const struct bconf_node *parent, const char *key,
+			     const struct bconf_node **vnode);
+
+/*
+ * Compose the dotted key of @node relative to @root (NULL: full key) into
+ * @buf.  Returns the length, or -ERANGE when it does not fit in @size or
+ * is deeper than the kernel can compose, -EINVAL on bad arguments.
+ */
+int bconf_compose_key(const struct bconf_node *node,
+		      const struct bconf_node *root, char *buf, size_t size);
+
+/*
+ * Leaf iteration in tree order below @root (NULL: whole config): pass
+ * NULL as @leaf to start.  Leaves are key nodes without key children.
+ */
+const struct bconf_node *bconf_next_leaf(const struct bconf *bc,
+					 const struct bconf_node *root,
+					 const struct bconf_node *leaf);
+
+/*
+ * Renderers.  Each returns 0, or a negative errno value (-ERANGE when a
+ * key cannot be composed, -EIO when writing to @out fails).
+ *
+ * list:    the /proc/bootconfig format (also `bootconfig -l`).
+ * tree:    the compact brace format of `bootconfig INITRD`.
+ * cmdline: the command line the kernel builds from the @root subtree
+ *          ("kernel" or "init"); nothing for an absent subtree.
+ * json:    nested objects; a key with a value and subkeys carries the value
+ *          under "" ; arrays are arrays; a key without value is "".
+ */
+int bconf_render_list(const struct bconf *bc, FILE *out);
+int bconf_render_tree(const struct bconf *bc, FILE *out);
+int bconf_render_cmdline(const struct bconf *bc, const char *root, FILE *out);
+int bconf_render_json(const struct bconf *bc, FILE *out);
+
+/* Sum of the unsigned bytes, the kernel's xbc_calc_checksum(). */
+uint32_t bconf_checksum(const void *buf, size_t len);
+
+/* A trailer found at the end of an initrd image. */
+struct bconf_trailer {
+	size_t data_off;	/* offset of the config text in the image */
+	uint32_t size;		/* footer size field: text + NUL + padding */
+	uint32_t csum;		/* footer checksum field */
+	size_t end;		/* image length without the trailer */
+	size_t pad;		/* bytes after the magic (0-3, bootloader pad) */
+};
+
+/*
+ * Find a trailer the way the kernel does: the magic at the end of @buf or
+ * up to 3 bytes before it.  Returns 0 when a well-formed trailer is found,
+ * -ENOENT when there is no magic, -EINVAL when the size field does not fit
+ * the image, -EBADMSG when the checksum does not match (@t still filled).
+ * Oversized trailers (size > BCONF_DATA_MAX + 1) are reported with 0, so
+ * that they can still be shown and deleted; see bconf_trailer_size_ok().
+ */
+int bconf_trailer_find(const void *buf, size_t len, struct bconf_trailer *t);
+/* Whether the kernel would accept a trailer with this size field. */
+bool bconf_trailer_size_ok(uint32_t size);
+
+/* Initrd files.  Writes are atomic: temporary file, fsync, rename. */
+struct bconf_file_info {
+	int has_trailer;		/* 1 when a trailer was found */
+	struct bconf_trailer trailer;
+};
+
+/*
+ * Read the bootconfig text of initrd @path into a new malloc'ed,
+ * NUL-terminated buffer *@text of *@len bytes (up to the first NUL).
+ * Returns -ENOENT when the image has no trailer, -EBADMSG on a checksum
+ * mismatch, other negative errno values on I/O errors.
+ */
+int bconf_initrd_read(const char *path, char **text, size_t *len,
+		      struct bconf_trailer *t);
+/*
+ * Replace any trailer of initrd @path with @len bytes of config @text.
+ * The caller validates @text first (bconf_parse()); this checks only the
+ * size the kernel accepts after padding (-E2BIG).  On any failure the
+ * original file is left byte-identical.  When @t is not NULL it receives
+ * the trailer written.
+ */
+int bconf_initrd_apply(const char *path, const char *text, size_t len,
+		       struct bconf_trailer *t);
+/* Remove the trailer of @path; 0 also when it had none. */
+int bconf_initrd_delete(const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BOOTCONFIG_H */

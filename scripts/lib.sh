@@ -1,0 +1,135 @@
+# shellcheck shell=bash
+# scripts/lib.sh - helpers shared by every boottrace shell script.
+#
+# Source it; do not execute it.  Callers run with `set -euo pipefail`.
+#
+#   bt_log MSG...            progress line on stderr ("boottrace: MSG")
+#   bt_die MSG...            error line on stderr, exit 1
+#   bt_cache_dir             print the cache root (created), see BOOTTRACE_CACHE
+#   bt_need_pkgs PKG...      install missing Debian packages (root: apt-get)
+#   bt_tree_series [S]       normalise a tree name: "" / 6.1 / 6.12 -> 6.1 / 6.12
+#   bt_tree_pkgver S         version of the installed linux-source-S package
+#   bt_tree_dir [S]          extract the packaged tree once, print its path
+#   bt_hash FILE|DIR...      sha256 over files (directories: sorted contents)
+#
+# Cache layout (everything below is safe to delete):
+#   $BOOTTRACE_CACHE/trees/<pkgver>/linux-source-<S>/   extracted trees
+#   $BOOTTRACE_CACHE/...                                 other stages' entries
+# BOOTTRACE_CACHE defaults to ${XDG_CACHE_HOME:-$HOME/.cache}/boottrace.
+
+BT_TOP=${BT_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+
+bt_log()
+{
+	printf 'boottrace: %s\n' "$*" >&2
+}
+
+bt_die()
+{
+	printf 'boottrace: error: %s\n' "$*" >&2
+	exit 1
+}
+
+bt_cache_dir()
+{
+	local dir=${BOOTTRACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/boottrace}
+
+	mkdir -p "$dir" || bt_die "cannot create cache directory $dir (set BOOTTRACE_CACHE)"
+	printf '%s\n' "$dir"
+}
+
+# Succeeds when every named package is installed.
+bt_have_pkgs()
+{
+	local p st
+
+	for p in "$@"; do
+		st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null) || return 1
+		[ "$st" = installed ] || return 1
+	done
+}
+
+bt_need_pkgs()
+{
+	local missing=() p stamp
+
+	for p in "$@"; do
+		bt_have_pkgs "$p" || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		bt_die "missing packages: ${missing[*]}; install them with: sudo apt-get install ${missing[*]}"
+	fi
+	# apt-get update once per machine boot of this cache (and always when
+	# the lists are empty), then install.
+	stamp="$(bt_cache_dir)/.apt-updated"
+	if [ ! -e "$stamp" ] || [ -z "$(ls -A /var/lib/apt/lists 2>/dev/null | grep -v lock)" ]; then
+		bt_log "apt-get update"
+		apt-get update -qq >&2 || bt_die "apt-get update failed"
+		touch "$stamp"
+	fi
+	bt_log "installing: ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		"${missing[@]}" >&2 || bt_die "apt-get install ${missing[*]} failed"
+}
+
+bt_tree_series()
+{
+	case "${1:-6.1}" in
+	6.1 | linux-source-6.1) echo 6.1 ;;
+	6.12 | linux-source-6.12) echo 6.12 ;;
+	*) bt_die "unknown tree '$1' (use 6.1 or 6.12)" ;;
+	esac
+}
+
+bt_tree_pkgver()
+{
+	local s
+
+	s=$(bt_tree_series "${1:-}")
+	bt_need_pkgs "linux-source-$s"
+	dpkg-query -W -f='${Version}' "linux-source-$s"
+}
+
+bt_tree_dir()
+{
+	local s ver cache dest tmp tarball
+
+	s=$(bt_tree_series "${1:-}")
+	ver=$(bt_tree_pkgver "$s")
+	cache=$(bt_cache_dir)
+	dest="$cache/trees/$ver/linux-source-$s"
+	if [ ! -f "$dest/.boottrace-complete" ]; then
+		tarball="/usr/src/linux-source-$s.tar.xz"
+		[ -f "$tarball" ] || bt_die "$tarball missing (reinstall linux-source-$s)"
+		mkdir -p "$cache/trees/$ver"
+		(
+			flock 9
+			if [ ! -f "$dest/.boottrace-complete" ]; then
+				bt_log "extracting $tarball ($ver) into $cache/trees/$ver"
+				tmp=$(mktemp -d "$cache/trees/$ver/.extract.XXXXXX")
+				tar -C "$tmp" -xf "$tarball" >&2 ||
+					{ rm -rf "$tmp"; bt_die "extracting $tarball failed"; }
+				touch "$tmp/linux-source-$s/.boottrace-complete"
+				rm -rf "$dest"
+				mv "$tmp/linux-source-$s" "$dest"
+				rmdir "$tmp"
+			fi
+		) 9>"$cache/trees/$ver/.lock"
+	fi
+	printf '%s\n' "$dest"
+}
+
+bt_hash()
+{
+	local f
+
+	for f in "$@"; do
+		if [ -d "$f" ]; then
+			(cd "$f" && find . -type f -print0 | LC_ALL=C sort -z |
+				xargs -0r sha256sum)
+		else
+			sha256sum <"$f"
+		fi
+	done | sha256sum | cut -c1-16
+}
