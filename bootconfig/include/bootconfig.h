@@ -67,19 +67,28 @@ void bconf_free(struct bconf *bc);
 /* Number of nodes (keys and values), as "Number of nodes" reports it. */
 size_t bconf_node_count(const struct bconf *bc);
 
-/* Navigation.  All return NULL at the end. */
+/*
+ * Navigation.  All return NULL at the end.
+ *
+ * bconf_root():        the first top-level key.
+ * bconf_node_subkey(): the first key below key @node.
+ * bconf_node_next():   the next sibling key of key @node (NULL for values).
+ * bconf_node_value():  the value node of key @node, NULL when it has none.
+ * bconf_value_next():  the next element of the array value @v belongs to.
+ * bconf_node_parent(): the key a node belongs to, NULL at the top level.
+ */
 const struct bconf_node *bconf_root(const struct bconf *bc);
-const struct bconf_node *bconf_node_child(const struct bconf_node *node);
+const struct bconf_node *bconf_node_subkey(const struct bconf_node *node);
 const struct bconf_node *bconf_node_next(const struct bconf_node *node);
+const struct bconf_node *bconf_node_value(const struct bconf_node *node);
+const struct bconf_node *bconf_value_next(const struct bconf_node *v);
 const struct bconf_node *bconf_node_parent(const struct bconf_node *node);
 const char *bconf_node_data(const struct bconf_node *node);
 bool bconf_node_is_value(const struct bconf_node *node);
 /* A key whose only child is a value (or which has no child). */
 bool bconf_node_is_leaf(const struct bconf_node *node);
-/* A value node that has a next value (first element of a 2+ array). */
+/* A value node followed by another value (not the last array element). */
 bool bconf_node_is_array(const struct bconf_node *node);
-/* The value child of key @node, or NULL when it has none. */
-const struct bconf_node *bconf_node_value(const struct bconf_node *node);
 
 /*
  * Find the key node for dotted @key below @parent (NULL: top level).
@@ -114,17 +123,26 @@ const struct bconf_node *bconf_next_leaf(const struct bconf *bc,
 					 const struct bconf_node *leaf);
 
 /*
- * Renderers.  Each returns 0, or a negative errno value (-ERANGE when a
- * key cannot be composed, -EIO when writing to @out fails).
+ * Renderers.  Each returns 0, or a negative errno value: -ERANGE when a key
+ * is too deep to compose (the kernel then creates no /proc/bootconfig;
+ * lines before it have been written), -EINVAL when the cmdline root has a
+ * value of its own (the kernel then adds nothing), -EIO when writing fails.
  *
- * list:    the /proc/bootconfig format (also `bootconfig -l`).
+ * list:    one "key = value" line per leaf.  Default: the /proc/bootconfig
+ *          format of the kernel.  BCONF_LIST_TOOL: as tools/bootconfig -l
+ *          prints it, which drops an array whose first value is "".
  * tree:    the compact brace format of `bootconfig INITRD`.
- * cmdline: the command line the kernel builds from the @root subtree
- *          ("kernel" or "init"); nothing for an absent subtree.
- * json:    nested objects; a key with a value and subkeys carries the value
- *          under "" ; arrays are arrays; a key without value is "".
+ * cmdline: exactly the string the kernel builds from the @root subtree
+ *          ("kernel" or "init"), "key=value " per value; nothing for an
+ *          absent subtree.
+ * json:    the schema documented in bootconfig(1): nested objects in config
+ *          order; a value is a string, an array of 2+ values a JSON array;
+ *          a key without value is ""; a key with both a value and subkeys
+ *          is an object holding its value under the key "".
  */
-int bconf_render_list(const struct bconf *bc, FILE *out);
+#define BCONF_LIST_TOOL		0x1u
+
+int bconf_render_list(const struct bconf *bc, unsigned int flags, FILE *out);
 int bconf_render_tree(const struct bconf *bc, FILE *out);
 int bconf_render_cmdline(const struct bconf *bc, const char *root, FILE *out);
 int bconf_render_json(const struct bconf *bc, FILE *out);
@@ -146,11 +164,15 @@ struct bconf_trailer {
  * up to 3 bytes before it.  Returns 0 when a well-formed trailer is found,
  * -ENOENT when there is no magic, -EINVAL when the size field does not fit
  * the image, -EBADMSG when the checksum does not match (@t still filled).
- * Oversized trailers (size > BCONF_DATA_MAX + 1) are reported with 0, so
+ * Trailers the kernel would refuse for their size are reported with 0, so
  * that they can still be shown and deleted; see bconf_trailer_size_ok().
  */
 int bconf_trailer_find(const void *buf, size_t len, struct bconf_trailer *t);
-/* Whether the kernel would accept a trailer with this size field. */
+/*
+ * Whether the kernel would accept a trailer with this size field.  The
+ * packaged trees' init/main.c refuses size >= BCONF_DATA_MAX, so a config
+ * text is at most 32765 bytes once its NUL and padding are counted.
+ */
 bool bconf_trailer_size_ok(uint32_t size);
 
 /* Initrd files.  Writes are atomic: temporary file, fsync, rename. */

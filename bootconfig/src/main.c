@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bootconfig - show, apply and delete the boot config of an initrd.
+ *
+ * A drop-in for the kernel's tools/bootconfig: the same options and the
+ * same standard output on success.  Errors are reported as
+ * FILE:LINE:COL: error: MESSAGE with the source line and a caret, and the
+ * exit status is 0 (success), 1 (error) or 2 (usage).  See bootconfig(1).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bootconfig.h"
+
+#define EXIT_USAGE	2
+#define PLAIN_PROBE	65536	/* bytes read to tell a text file from an image */
+
+enum show_mode { SHOW_TREE, SHOW_LIST, SHOW_PROC, SHOW_CMDLINE, SHOW_JSON };
+
+struct opts {
+	const char *apply;
+	bool delete;
+	enum show_mode mode;
+	int nmodes;
+	const char *path;
+};
+
+static const char *prog = "bootconfig";
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: bootconfig [OPTIONS] <INITRD>\n"
+		"Or     bootconfig <CONFIG>\n"
+		" Apply, delete or show boot config to initrd.\n"
+		" Options:\n"
+		"\t-a <config>: Apply boot config to initrd\n"
+		"\t-d : Delete boot config file from initrd\n"
+		"\t-l : list boot config in initrd or file\n"
+		"\t-C : print the kernel.* keys as the kernel command line\n"
+		"\t     they become\n"
+		"\t--proc : list in the exact /proc/bootconfig format\n"
+		"\t--json : print the config as JSON\n"
+		"\t-h, --help : this help;  --version : the version\n\n"
+		" If no option is given, show the bootconfig in the given file.\n"
+		" Exit status: 0 success, 1 error, 2 usage error.\n");
+}
+
+static void err_file(const char *path, const char *fmt, const char *what)
+{
+	fprintf(stderr, "%s: %s: ", prog, path);
+	fprintf(stderr, fmt, what);
+	fputc('\n', stderr);
+}
+
+static int err_errno(const char *path, const char *doing, int err)
+{
+	fprintf(stderr, "%s: %s: %s: %s\n", prog, path, doing, strerror(-err));
+	return 1;
+}
+
+/* What to do about each of the kernel's parse errors. */
+static const char *hint_for(const char *msg)
+{
+	static const struct {
+		const char *msg, *hint;
+	} hints[] = {
+		{ "Value is redefined",
+		  "use ':=' to override the value or '+=' to append to it" },
+		{ "No closing quotes", "add the closing quote" },
+		{ "Invalid keyword",
+		  "key words may use only letters, digits, '-' and '_'" },
+		{ "Non printable value",
+		  "values may hold printable characters and white space only" },
+		{ "Too many nodes",
+		  "the kernel holds at most 8192 keys and values" },
+		{ "Too long key length",
+		  "a full dotted key may be at most 255 bytes" },
+		{ "Too many key words", "a key may have at most 16 words" },
+		{ "Exceed max depth of braces",
+		  "braces may nest at most 16 deep" },
+		{ "Unexpected closing brace",
+		  "remove it or add the matching '{'" },
+		{ "Brace is not closed", "add the missing '}'" },
+		{ "No delimiter",
+		  "end the key with '=', ';', '{' or a newline" },
+		{ "No value delimiter",
+		  "separate values with ',' and end them with ';' or a newline" },
+		{ "Wrong '+' operator", "the operator is '+='" },
+		{ "Wrong ':' operator", "the operator is ':='" },
+		{ "Config data is too big",
+		  "the kernel accepts at most 32767 bytes with the final NUL" },
+		{ "Config data is empty", "write at least one key" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(hints) / sizeof(hints[0]); i++)
+		if (!strcmp(hints[i].msg, msg))
+			return hints[i].hint;
+	return NULL;
+}
+
+/* FILE:LINE:COL: error: MSG, the source line, a caret under COL. */
+static void show_parse_error(const char *path, const char *buf, size_t len,
+			     const struct bconf_error *e)
+{
+	const char *hint = hint_for(e->msg);
+	size_t start, end, i;
+
+	if (e->pos == SIZE_MAX) {
+		fprintf(stderr, "%s: error: %s\n", path, e->msg);
+	} else {
+		fprintf(stderr, "%s:%u:%u: error: %s\n", path, e->line, e->col,
+			e->msg);
+		start = e->pos - (e->col - 1);
+		for (end = start; end < len && buf[end] && buf[end] != '\n';)
+			end++;
+		fprintf(stderr, "%.*s\n", (int)(end - start), buf + start);
+		for (i = start; i < e->pos; i++)
+			fputc(buf[i] == '\t' ? '\t' : ' ', stderr);
+		fputs("^\n", stderr);
+	}
+	if (hint)
+		fprintf(stderr, "  note: %s\n", hint);
+}
+
+/* Read up to @max bytes of @path (all of it when @max is 0). */
+static int read_file(const char *path, size_t max, char **buf, size_t *len,
+		     struct stat *st)
+{
+	size_t want, got = 0;
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	want = (size_t)st->st_size;
+	if (max && want > max)
+		want = max;
+	*buf = malloc(want + 1);
+	if (!*buf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	while (got < want) {
+		n = read(fd, *buf + got, want - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			break;
+		}
+		if (!n)
+			break;
+		got += (size_t)n;
+	}
+	(*buf)[got] = '\0';
+	*len = got;
+out:
+	close(fd);
+	return ret;
+}
+
+/* Parse @len bytes of @buf from @path, reporting errors. */
+static struct bconf *parse_or_report(const char *path, const char *buf,
+				     size_t len)
+{
+	struct bconf_error e;
+	struct bconf *bc;
+	int ret;
+
+	ret = bconf_parse(buf, len, &bc, &e);
+	if (ret == -ENOMEM) {
+		err_errno(path, "parsing", ret);
+		return NULL;
+	}
+	if (ret) {
+		show_parse_error(path, buf, len, &e);
+		return NULL;
+	}
+	return bc;
+}
+
+/* Tell why a key could not be composed (a 16-word key, most likely). */
+static int report_render_error(const char *path, int ret)
+{
+	if (ret == -ERANGE) {
+		fprintf(stderr,
+			"%s: error: a key has 16 words: the kernel cannot compose it, so it would create no /proc/bootconfig and drop every kernel.* parameter\n"
+			"  note: use at most 15 words per key\n", path);
+		return 1;
+	}
+	if (ret == -EINVAL) {
+		fprintf(stderr,
+			"%s: error: 'kernel' has a value of its own: the kernel then adds no parameters\n"
+			"  note: put the parameters below kernel. and remove 'kernel = ...'\n",
+			path);
+		return 1;
+	}
+	return err_errno(path, "writing the output", ret);
+}
+
+static int render(const struct bconf *bc, enum show_mode mode)
+{
+	int ret;
+
+	switch (mode) {
+	case SHOW_LIST:
+		return bconf_render_list(bc, BCONF_LIST_TOOL, stdout);
+	case SHOW_PROC:
+		return bconf_render_list(bc, 0, stdout);
+	case SHOW_JSON:
+		return bconf_render_json(bc, stdout);
+	case SHOW_CMDLINE:
+		ret = bconf_render_cmdline(bc, "kernel", stdout);
+		if (!ret)
+			putchar('\n');
+		return ret;
+	default:
+		return bconf_render_tree(bc, stdout);
+	}
+}
+
+/* The config text of @path: its trailer, or the file itself if text. */
+static int load_config(const char *path, char **text, size_t *len,
+		       bool *found)
+{
+	struct bconf_trailer t;
+	struct stat st;
+	int ret;
+
+	*found = false;
+	ret = bconf_initrd_read(path, text, len, &t);
+	if (!ret) {
+		*found = true;
+		if (!bconf_trailer_size_ok(t.size))
+			fprintf(stderr,
+				"%s: %s: warning: trailer size %u is over the kernel's limit of %d: the kernel will ignore this bootconfig\n",
+				prog, path, t.size, BCONF_DATA_MAX - 1);
+		return 0;
+	}
+	if (ret == -EBADMSG) {
+		err_file(path, "%s", "the bootconfig trailer's checksum does not match its data: the kernel will ignore it; apply the config again with -a");
+		return 1;
+	}
+	if (ret == -EINVAL) {
+		err_file(path, "%s", "the bootconfig trailer's size is larger than the file: the file is truncated or corrupt");
+		return 1;
+	}
+	if (ret != -ENOENT)
+		return err_errno(path, "reading", ret);
+
+	ret = read_file(path, PLAIN_PROBE, text, len, &st);
+	if (ret)
+		return err_errno(path, "reading", ret);
+	/* A big file holding a NUL is an image without a bootconfig. */
+	if ((size_t)st.st_size > BCONF_DATA_MAX && memchr(*text, 0, *len)) {
+		free(*text);
+		*text = NULL;
+		*len = 0;
+		return 0;
+	}
+	*found = true;
+	if ((size_t)st.st_size > *len)
+		*len = (size_t)st.st_size;	/* too big: the parser says so */
+	return 0;
+}
+
+static int show(const struct opts *o)
+{
+	struct bconf *bc = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	bool found;
+	int ret;
+
+	ret = load_config(o->path, &text, &len, &found);
+	if (ret || !found || !len) {
+		free(text);
+		return ret;	/* no config: nothing to show */
+	}
+	bc = parse_or_report(o->path, text, len);
+	if (!bc) {
+		free(text);
+		return 1;
+	}
+	ret = render(bc, o->mode);
+	fflush(stdout);
+	if (ret)
+		ret = report_render_error(o->path, ret);
+	bconf_free(bc);
+	free(text);
+	return ret;
+}
+
+static void warn_uncomposable(const char *conf, const struct bconf *bc)
+{
+	const struct bconf_node *leaf = NULL;
+	char key[BCONF_KEYLEN_MAX];
+
+	while ((leaf = bconf_next_leaf(bc, NULL, leaf))) {
+		if (bconf_compose_key(leaf, NULL, key, sizeof(key)) != -ERANGE)
+			continue;
+		fprintf(stderr,
+			"%s: warning: a key has 16 words or more than 255 bytes: the kernel will create no /proc/bootconfig and drop every kernel.* parameter\n",
+			conf);
+		return;
+	}
+}
+
+static int apply_oversize(const char *conf, size_t size)
+{
+	fprintf(stderr,
+		"%s: error: the config needs %zu bytes with its NUL; with the padding the trailer needs, its size field would be at least %d, which the kernel refuses\n"
+		"  note: shorten the config by %zu bytes or more\n",
+		conf, size, BCONF_DATA_MAX, size - (BCONF_DATA_MAX - 1) + 3);
+	return 1;
+}
+
+static int apply(const struct opts *o)
+{
+	struct bconf_trailer t;
+	struct bconf *bc;
+	struct stat st;
+	char *text = NULL;
+	size_t len, size;
+	int ret;
+
+	ret = read_file(o->apply, 0, &text, &len, &st);
+	if (ret)
+		return err_errno(o->apply, "reading", ret);
+	size = strlen(text) + 1;	/* up to the first NUL, as the kernel */
+	bc = parse_or_report(o->apply, text, size);
+	if (!bc) {
+		free(text);
+		return 1;
+	}
+	warn_uncomposable(o->apply, bc);
+	ret = bconf_initrd_apply(o->path, text, size - 1, &t);
+	if (ret == -E2BIG) {
+		ret = apply_oversize(o->apply, size);
+	} else if (ret) {
+		ret = err_errno(o->path, "applying the boot config (the file is unchanged)", ret);
+	} else {
+		printf("Apply %s to %s\n", o->apply, o->path);
+		printf("\tNumber of nodes: %zu\n", bconf_node_count(bc));
+		printf("\tSize: %u bytes\n", (unsigned int)size);
+		printf("\tChecksum: %u\n", (unsigned int)t.csum);
+	}
+	bconf_free(bc);
+	free(text);
+	return ret;
+}
+
+static int delete(const struct opts *o)
+{
+	int ret = bconf_initrd_delete(o->path);
+
+	if (ret == -EBADMSG || ret == -EINVAL) {
+		err_file(o->path, "%s", "the bootconfig trailer is corrupt (bad checksum or size); the file is unchanged");
+		return 1;
+	}
+	return ret ? err_errno(o->path, "deleting the boot config (the file is unchanged)", ret) : 0;
+}
+
+static void set_mode(struct opts *o, enum show_mode m)
+{
+	o->mode = m;
+	o->nmodes++;
+}
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "proc", no_argument, NULL, 'P' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "hda:lC", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			o->delete = true;
+			break;
+		case 'a':
+			o->apply = optarg;
+			break;
+		case 'l':
+			set_mode(o, SHOW_LIST);
+			break;
+		case 'C':
+			set_mode(o, SHOW_CMDLINE);
+			break;
+		case 'J':
+			set_mode(o, SHOW_JSON);
+			break;
+		case 'P':
+			set_mode(o, SHOW_PROC);
+			break;
+		case 'V':
+			printf("bootconfig (boottrace) 0.1.0\n");
+			exit(0);
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if ((o->apply != NULL) + o->delete + (o->nmodes > 0) > 1 ||
+	    o->nmodes > 1) {
+		fprintf(stderr, "Error: You can give one of -a, -d, -l, -C, --proc or --json at once.\n");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "Error: No initrd is specified.\n");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (optind + 1 < argc) {
+		fprintf(stderr, "Error: Only one initrd or config may be given.\n");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	o->path = argv[optind];
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	int ret = parse_args(argc, argv, &o);
+
+	if (ret)
+		return ret;
+	if (o.apply)
+		ret = apply(&o);
+	else if (o.delete)
+		ret = delete(&o);
+	else
+		ret = show(&o);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "%s: error writing to standard output\n", prog);
+		return 1;
+	}
+	return ret;
+}
