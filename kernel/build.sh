@@ -1,0 +1,387 @@
+#!/bin/bash
+# kernel/build.sh - build (or reuse) boottrace's kernel and print the bzImage path.
+#
+# The packaged Debian tree (linux-source-6.1 or -6.12) + kernel/series applied
+# to a hard-linked copy + `make tinyconfig` + kernel/configs/boottrace.config
+# (+ --config extras), built out of tree with ccache.  Results are cached in
+# $BOOTTRACE_CACHE/kernels/<tree>-<key>/out/; see kernel/README.md.
+set -euo pipefail
+
+BT_TOP=${BT_TOP:-$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)}
+# shellcheck source=../scripts/lib.sh
+. "$BT_TOP/scripts/lib.sh"
+
+# Bump when the way a kernel is produced from the same inputs changes.
+BT_KERNEL_RECIPE=1
+
+usage()
+{
+	cat <<'USAGE'
+usage: kernel/build.sh [--tree 6.1|6.12] [--config EXTRA.config]... [options]
+       boottrace kernel [same options]
+
+Build boottrace's kernel (or reuse the cached one) and print the absolute
+path of its bzImage on stdout (the only thing printed on stdout).  Next to it:
+System.map, .config, kernelrelease, metadata and build.log.
+
+  --tree 6.1|6.12     packaged source tree to use (default 6.1; installs
+                      the linux-source-<tree> package when missing)
+  --config FILE       extra Kconfig fragment merged after
+                      kernel/configs/boottrace.config (repeatable; later
+                      fragments win); every symbol is verified after
+                      olddefconfig
+  --series FILE       series file to apply (default kernel/series); patch
+                      names are looked up in FILE's directory/patches/
+  --force             rebuild even when a cached build exists (replaces it
+                      atomically on success)
+  --print-dir         print the cache entry's out/ directory the inputs map
+                      to, without building (prints nothing and exits 1 when
+                      it is not built yet)
+  -v, --verbose       copy the build output to stderr as well
+  -h, --help          this help
+
+Environment: BOOTTRACE_CACHE (cache root, default ~/.cache/boottrace),
+BOOTTRACE_JOBS (make -j, default nproc).  Progress goes to stderr.
+USAGE
+}
+
+tree=6.1
+series_file="$BT_TOP/kernel/series"
+fragments=("$BT_TOP/kernel/configs/boottrace.config")
+force=0
+verbose=0
+print_dir=0
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-h | --help) usage; exit 0 ;;
+	--tree) [ $# -ge 2 ] || bt_die "--tree needs an argument (6.1 or 6.12)"
+		tree=$2; shift ;;
+	--tree=*) tree=${1#--tree=} ;;
+	--config) [ $# -ge 2 ] || bt_die "--config needs a fragment file"
+		fragments+=("$2"); shift ;;
+	--config=*) fragments+=("${1#--config=}") ;;
+	--series) [ $# -ge 2 ] || bt_die "--series needs a file"
+		series_file=$2; shift ;;
+	--series=*) series_file=${1#--series=} ;;
+	--force) force=1 ;;
+	--print-dir) print_dir=1 ;;
+	-v | --verbose) verbose=1 ;;
+	*) usage >&2; bt_die "unknown argument '$1'" ;;
+	esac
+	shift
+done
+
+tree=$(bt_tree_series "$tree")
+t_start=$SECONDS
+
+# "boottrace: kernel: [  12s] MSG" on stderr.
+step()
+{
+	printf 'boottrace: kernel: [%4ds] %s\n' "$((SECONDS - t_start))" "$*" >&2
+}
+
+# ---------------------------------------------------------------------------
+# Inputs: series, fragments, compiler
+# ---------------------------------------------------------------------------
+
+# Prints the patch names of a series file, one a line; dies naming the line
+# of a bad entry.  Blank lines and `#` comments (whole line or trailing) are
+# ignored.
+read_series()
+{
+	local file=$1 dir=$2 n=0 line
+
+	[ -f "$file" ] || bt_die "series file $file not found"
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		line=${line%%#*}
+		line=$(printf '%s' "$line" | tr -d '[:space:]')
+		[ -n "$line" ] || continue
+		case "$line" in
+		*/* | .*) bt_die "$file:$n: '$line': a patch name, not a path (file in $dir/)" ;;
+		esac
+		[ -f "$dir/$line" ] ||
+			bt_die "$file:$n: patch '$line' not found in $dir/"
+		printf '%s\n' "$line"
+	done <"$file"
+}
+
+# 16 hex digits over "name sha256" lines of the named files, in order.
+hash_named()
+{
+	local dir=$1 f
+	shift
+
+	for f in "$@"; do
+		printf '%s %s\n' "$f" "$(sha256sum <"$dir/$f" | cut -d' ' -f1)"
+	done | sha256sum | cut -c1-16
+}
+
+# 16 hex digits over the contents of the given files, in order.
+hash_contents()
+{
+	local f
+
+	for f in "$@"; do
+		sha256sum <"$f" | cut -d' ' -f1
+	done | sha256sum | cut -c1-16
+}
+
+# Fragment lines as "CONFIG_X<TAB>value", value `n` for "is not set"; dies
+# naming file:line for anything that is neither that nor a comment.
+parse_fragment()
+{
+	local file=$1 n=0 line re_set re_unset
+
+	re_set='^(CONFIG_[A-Za-z0-9_]+)=(.*)$'
+	re_unset='^# (CONFIG_[A-Za-z0-9_]+) is not set$'
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		if [[ $line =~ $re_unset ]]; then
+			printf '%s\tn\n' "${BASH_REMATCH[1]}"
+		elif [[ $line =~ $re_set ]]; then
+			printf '%s\t%s\n' "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
+		elif [[ $line =~ ^[[:space:]]*(#.*)?$ ]]; then
+			continue
+		else
+			bt_die "$file:$n: not a Kconfig line: '$line' (use CONFIG_X=y or '# CONFIG_X is not set')"
+		fi
+	done <"$file"
+}
+
+for i in "${!fragments[@]}"; do
+	f=${fragments[$i]}
+	if [ ! -f "$f" ] || [ ! -r "$f" ]; then
+		bt_die "config fragment $f not found or unreadable"
+	fi
+	parse_fragment "$f" >/dev/null
+	# merge_config.sh runs inside the build directory: absolute paths.
+	fragments[i]=$(readlink -f "$f")
+done
+series_file=$(readlink -f "$series_file")
+patch_dir="$(dirname "$series_file")/patches"
+series_list=$(read_series "$series_file" "$patch_dir")
+patches=()
+[ -z "$series_list" ] || mapfile -t patches <<<"$series_list"
+
+bt_need_pkgs gcc make flex bison bc libelf-dev libssl-dev ccache patch \
+	xz-utils cpio
+pkgver=$(bt_tree_pkgver "$tree")
+series_hash=$(hash_named "$patch_dir" ${patches[@]+"${patches[@]}"})
+fragment_hash=$(hash_contents "${fragments[@]}")
+cc_version=$(gcc --version | head -n1)
+ld_version=$(ld --version | head -n1)
+key=$(printf 'recipe=%s\ntree=linux-source-%s %s\nseries=%s\nfragments=%s\ngcc=%s\nld=%s\n' \
+	"$BT_KERNEL_RECIPE" "$tree" "$pkgver" "$series_hash" "$fragment_hash" \
+	"$cc_version" "$ld_version" | sha256sum | cut -c1-16)
+
+cache=$(bt_cache_dir)
+cache=$(cd "$cache" && pwd -P)
+entry="$cache/kernels/$tree-$key"
+out="$entry/out"
+
+if [ "$print_dir" = 1 ]; then
+	[ -f "$out/bzImage" ] || exit 1
+	printf '%s\n' "$out"
+	exit 0
+fi
+
+if [ "$force" = 0 ] && [ -f "$out/bzImage" ]; then
+	step "cached: linux-source-$tree $pkgver, key $key"
+	printf '%s\n' "$out/bzImage"
+	exit 0
+fi
+
+# ---------------------------------------------------------------------------
+# Locks: one builder per entry, and one kernel build at a time per cache
+# (the builds are CPU-bound; two at once only slow each other down).
+# ---------------------------------------------------------------------------
+mkdir -p "$entry"
+exec 8>"$entry/.lock"
+if ! flock -n 8; then
+	step "another process is building this kernel; waiting ($entry/.lock)"
+	flock 8
+fi
+if [ "$force" = 0 ] && [ -f "$out/bzImage" ]; then
+	step "built by the other process"
+	printf '%s\n' "$out/bzImage"
+	exit 0
+fi
+exec 9>"$cache/kernels/.build.lock"
+if ! flock -n 9; then
+	step "another kernel build is running; waiting ($cache/kernels/.build.lock)"
+	flock 9
+fi
+
+# Leftovers of builds that were killed (we hold the entry lock).
+for d in "$entry"/build.*; do
+	[ -d "$d" ] && rm -rf "$d"
+done
+
+tmp=$(mktemp -d "$entry/build.XXXXXX")
+src="$tmp/src"
+obj="$tmp/obj"
+log="$tmp/build.log"
+failed_log="$entry/failed.log"
+finished=0
+
+cleanup()
+{
+	[ "$finished" = 1 ] && return 0
+	if [ -f "$log" ]; then
+		mv -f "$log" "$failed_log"
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Stops the build: names the step, the full log and its last 30 lines.
+fail()
+{
+	local msg=$1
+
+	cleanup
+	finished=1
+	printf 'boottrace: kernel: error: %s\n' "$msg" >&2
+	if [ -f "$failed_log" ]; then
+		printf 'boottrace: kernel: full log: %s; last 30 lines:\n' "$failed_log" >&2
+		tail -n 30 "$failed_log" >&2
+	fi
+	exit 1
+}
+
+# Runs a command with its output in the log (and on stderr with -v).
+logged()
+{
+	printf '\n$ %s\n' "$*" >>"$log"
+	if [ "$verbose" = 1 ]; then
+		"$@" 2>&1 | tee -a "$log" >&2
+	else
+		"$@" >>"$log" 2>&1
+	fi
+}
+
+jobs=${BOOTTRACE_JOBS:-$(nproc)}
+export CCACHE_DIR="$cache/ccache"
+# Paths below the cache are hashed relative to the build directory, so a
+# build in a fresh build.XXXXXX (obj -> ../src) hits the same entries.
+export CCACHE_BASEDIR="$cache"
+export KBUILD_BUILD_USER=boottrace KBUILD_BUILD_HOST=boottrace
+
+kmake()
+{
+	logged nice -n 10 make -C "$src" O="$obj" CC="ccache gcc" \
+		HOSTCC="ccache gcc" -j"$jobs" "$@"
+}
+
+# ccache's counters, for the metadata: "hits misses".
+ccache_counts()
+{
+	ccache --print-stats 2>/dev/null | awk '
+		$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
+		$1 == "cache_miss" { m += $2 }
+		END { printf "%d %d\n", h, m }'
+}
+
+: >"$log"
+step "building linux-source-$tree $pkgver, series $series_hash (${#patches[@]} patches), fragments $fragment_hash -> $entry"
+step "log: $log"
+
+# --- source: a hard-linked copy of the pristine tree, patched -------------
+t=$SECONDS
+tree_dir=$(bt_tree_dir "$tree")
+cp -al "$tree_dir" "$src" 2>>"$log" || fail "copying $tree_dir failed"
+# GNU patch writes a new file and renames it over the old one, so patching
+# breaks the hard link and the pristine tree is never modified.
+for p in ${patches[@]+"${patches[@]}"}; do
+	logged patch -d "$src" -p1 --batch --forward --fuzz=0 \
+		--no-backup-if-mismatch -i "$patch_dir/$p" ||
+		fail "patch $p (series $series_file) does not apply to linux-source-$tree $pkgver"
+done
+step "source ready (${#patches[@]} patches applied) in $((SECONDS - t))s"
+
+# --- config -------------------------------------------------------------
+t=$SECONDS
+mkdir -p "$obj"
+kmake tinyconfig || fail "make tinyconfig failed"
+# merge_config.sh writes temporary files into $PWD: run it inside obj.
+(cd "$obj" && logged "$src/scripts/kconfig/merge_config.sh" -m .config \
+	"${fragments[@]}") || fail "merge_config.sh failed"
+kmake olddefconfig || fail "make olddefconfig failed"
+
+declare -A want=()
+order=()
+for f in "${fragments[@]}"; do
+	while IFS=$'\t' read -r sym val; do
+		[ -n "${want[$sym]+x}" ] || order+=("$sym")
+		want[$sym]=$val
+	done < <(parse_fragment "$f")
+done
+declare -A have=()
+while IFS= read -r line; do
+	if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
+		have[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+	elif [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
+		have[${BASH_REMATCH[1]}]=n
+	fi
+done <"$obj/.config"
+bad=()
+for sym in "${order[@]}"; do
+	got=${have[$sym]-"(absent: unknown symbol or unmet dependencies)"}
+	[ "${want[$sym]}" = n ] && [ -z "${have[$sym]+x}" ] && continue
+	[ "$got" = "${want[$sym]}" ] || bad+=("$sym: wanted ${want[$sym]}, got $got")
+done
+if [ ${#bad[@]} -gt 0 ]; then
+	printf 'boottrace: kernel: %s\n' "${bad[@]}" >>"$log"
+	printf 'boottrace: kernel: %s\n' "${bad[@]}" >&2
+	fail "${#bad[@]} fragment symbol(s) did not get their value after olddefconfig (fix their dependencies in the fragment)"
+fi
+step "config merged and verified (${#order[@]} symbols) in $((SECONDS - t))s"
+
+# --- build ---------------------------------------------------------------
+t=$SECONDS
+read -r hits0 miss0 < <(ccache_counts)
+step "make -j$jobs bzImage (ccache $CCACHE_DIR)"
+kmake bzImage || fail "make bzImage failed"
+read -r hits1 miss1 < <(ccache_counts)
+build_secs=$((SECONDS - t))
+step "bzImage built in ${build_secs}s (ccache: $((hits1 - hits0)) hits, $((miss1 - miss0)) misses)"
+
+# --- collect, then rename into place ------------------------------------
+release=$(make -s -C "$src" O="$obj" CC="ccache gcc" kernelrelease 2>>"$log") ||
+	fail "make kernelrelease failed"
+mkdir "$tmp/out"
+cp "$obj/arch/x86/boot/bzImage" "$obj/System.map" "$obj/.config" "$tmp/out/"
+printf '%s\n' "$release" >"$tmp/out/kernelrelease"
+{
+	printf 'tree=linux-source-%s\n' "$tree"
+	printf 'tree_version=%s\n' "$pkgver"
+	printf 'kernelrelease=%s\n' "$release"
+	printf 'key=%s\n' "$key"
+	printf 'recipe=%s\n' "$BT_KERNEL_RECIPE"
+	printf 'series_hash=%s\n' "$series_hash"
+	printf 'series=%s\n' "${patches[*]-}"
+	printf 'fragment_hash=%s\n' "$fragment_hash"
+	printf 'fragments=%s\n' "${fragments[*]}"
+	printf 'compiler=%s\n' "$cc_version"
+	printf 'linker=%s\n' "$ld_version"
+	printf 'jobs=%s\n' "$jobs"
+	printf 'build_seconds=%s\n' "$build_secs"
+	printf 'total_seconds=%s\n' "$((SECONDS - t_start))"
+	printf 'ccache_hits=%s\n' "$((hits1 - hits0))"
+	printf 'ccache_misses=%s\n' "$((miss1 - miss0))"
+	printf 'built_at=%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+} >"$tmp/out/metadata"
+mv "$log" "$tmp/out/build.log"
+log="$tmp/out/build.log"
+
+if [ -d "$out" ]; then
+	mv "$out" "$tmp/old-out"
+fi
+mv "$tmp/out" "$out"
+finished=1
+rm -rf "$tmp" "$failed_log"
+step "done: $out/bzImage ($release, $(stat -c %s "$out/bzImage") bytes)"
+printf '%s\n' "$out/bzImage"
