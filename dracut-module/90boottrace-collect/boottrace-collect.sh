@@ -1,0 +1,208 @@
+#!/bin/bash
+# boottrace-collect - runs inside the initramfs of a test boot (pre-trigger).
+#
+# Stops tracing everywhere, dumps the text state of tracefs (top buffer and
+# every instance), /proc/bootconfig, /proc/cmdline, dmesg and uname, then
+# extracts the ring buffers with `trace-cmd extract -k -a -t`, writes the
+# whole bundle as a tar archive onto the raw disk named by
+# boottrace.collect=DEV and powers the machine off.
+#
+# It does nothing unless boottrace.collect=DEV is on the kernel command line
+# and DEV starts with the marker `boottrace boot` writes, so an initramfs that
+# contains this module never overwrites a real disk.  The layout it writes is
+# documented in docs/bundle.md.
+set -u
+
+DISK_MAGIC="BOOTTRACE-COLLECT-DISK-1"
+OUT=/run/boottrace/bundle
+TRACEFS=/sys/kernel/tracing
+errors=0
+
+say()
+{
+	echo "boottrace-collect: $*" >/dev/console 2>/dev/null
+	echo "$*" >>"$OUT/collect.log" 2>/dev/null
+}
+
+fail()
+{
+	errors=$((errors + 1))
+	say "warning: $*"
+}
+
+cmdline_arg()
+{
+	local w words
+
+	read -r -a words </proc/cmdline
+	for w in "${words[@]}"; do
+		case "$w" in
+		"$1"=*) echo "${w#*=}"; return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# copy SRC DST: copy one text file if it exists (tracefs sizes are 0, so no cp)
+copy()
+{
+	[ -e "$1" ] || return 0
+	mkdir -p "${2%/*}"
+	cat "$1" >"$2" 2>>"$OUT/collect.log" || fail "cannot read $1"
+}
+
+stop_tracing()
+{
+	local d
+
+	for d in "$TRACEFS" "$TRACEFS"/instances/*; do
+		[ -w "$d/tracing_on" ] || continue
+		echo 0 >"$d/tracing_on" || fail "cannot stop tracing in $d"
+	done
+}
+
+# Events whose enable, filter or trigger differs from the default.
+changed_events()
+{
+	(
+		cd "$1/events" 2>/dev/null || exit 0
+		{
+			grep -L -x 0 -- */*/enable
+			grep -L -x none -- */*/filter
+			grep -l -v '^#' -- */*/trigger
+		} 2>/dev/null | while read -r f; do echo "${f%/*}"; done | sort -u
+	)
+}
+
+# dump_instance SRC DST: the state of one trace array (top or instance)
+dump_instance()
+{
+	local src=$1 dst=$2 f ev c
+
+	for f in current_tracer trace_clock buffer_size_kb buffer_total_size_kb \
+		tracing_on tracing_cpumask set_event set_event_pid \
+		set_ftrace_filter set_ftrace_notrace set_ftrace_pid \
+		set_graph_function set_graph_notrace trace_options error_log \
+		snapshot_status; do
+		copy "$src/$f" "$dst/$f"
+	done
+	for c in "$src"/per_cpu/cpu*; do
+		[ -d "$c" ] || continue
+		copy "$c/stats" "$dst/per_cpu/${c##*/}/stats"
+	done
+	for ev in $(changed_events "$src"); do
+		for f in enable filter trigger hist format id; do
+			copy "$src/events/$ev/$f" "$dst/events/$ev/$f"
+		done
+	done
+}
+
+dump_state()
+{
+	local i name
+
+	dump_instance "$TRACEFS" "$OUT/tracefs"
+	for f in dynamic_events kprobe_events synthetic_events kprobe_profile \
+		available_tracers; do
+		copy "$TRACEFS/$f" "$OUT/tracefs/$f"
+	done
+	for i in "$TRACEFS"/instances/*; do
+		[ -d "$i" ] || continue
+		name=${i##*/}
+		case "$name" in
+		*[!A-Za-z0-9_.+-]* | .*) fail "skipping instance with odd name"; continue ;;
+		esac
+		dump_instance "$i" "$OUT/tracefs/instances/$name"
+	done
+}
+
+dump_system()
+{
+	mkdir -p "$OUT/proc"
+	copy /proc/cmdline "$OUT/proc/cmdline"
+	if [ -e /proc/bootconfig ]; then
+		copy /proc/bootconfig "$OUT/proc/bootconfig"
+	fi
+	dmesg >"$OUT/dmesg" 2>>"$OUT/collect.log" || fail "dmesg failed"
+	uname -a >"$OUT/uname" 2>>"$OUT/collect.log" || fail "uname failed"
+	{
+		echo "kernel_release=$(uname -r)"
+		echo "guest_time=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "guest_btime=$(grep '^btime' /proc/stat | cut -d' ' -f2)"
+		echo "guest_uptime=$(cut -d' ' -f1 /proc/uptime)"
+		echo "trace_cmd=$(trace-cmd --version 2>/dev/null | grep -m1 version)"
+	} >"$OUT/guest-info"
+}
+
+extract()
+{
+	local t0 t1
+
+	if ! [ -e "$TRACEFS/trace" ]; then
+		fail "no tracefs: nothing to extract"
+		return
+	fi
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	# -k: keep instances (3.1.6 deletes them otherwise); -a -t: all + top
+	if ! (cd "$OUT" && trace-cmd extract -k -a -t -o trace.dat \
+		>>"$OUT/collect.log" 2>&1); then
+		fail "trace-cmd extract failed (see collect.log)"
+	fi
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	say "extract took ${t0}s..${t1}s of uptime"
+}
+
+write_disk()
+{
+	local dev=$1 head
+
+	head=$(head -c ${#DISK_MAGIC} "$dev" 2>/dev/null) || head=
+	if [ "$head" != "$DISK_MAGIC" ]; then
+		say "error: $dev does not carry the boottrace marker; not writing"
+		return 1
+	fi
+	echo "errors=$errors" >"$OUT/collect.status"
+	if ! tar -C "$OUT" -cf "$dev" .; then
+		say "error: writing the bundle to $dev failed"
+		return 1
+	fi
+	sync
+	say "bundle written to $dev"
+}
+
+power_off()
+{
+	sync
+	systemctl poweroff --force --force >/dev/null 2>&1
+	poweroff -f >/dev/null 2>&1
+	echo 1 >/proc/sys/kernel/sysrq 2>/dev/null
+	echo o >/proc/sysrq-trigger 2>/dev/null
+	sleep 30
+}
+
+main()
+{
+	local devname dev
+
+	devname=$(cmdline_arg boottrace.collect) || exit 0
+	case "$devname" in
+	"" | *[!A-Za-z0-9]*) say "error: bad boottrace.collect=$devname"; exit 0 ;;
+	esac
+	dev=/dev/$devname
+	rm -rf "$OUT"
+	mkdir -p "$OUT" || { say "error: cannot create $OUT"; power_off; }
+	say "collecting (uptime $(cut -d' ' -f1 /proc/uptime)s)"
+	if ! [ -e "$TRACEFS/trace" ]; then
+		mount -t tracefs nodev "$TRACEFS" 2>/dev/null ||
+			fail "cannot mount tracefs"
+	fi
+	stop_tracing
+	dump_state
+	dump_system
+	extract
+	write_disk "$dev"
+	say "done (uptime $(cut -d' ' -f1 /proc/uptime)s), powering off"
+	power_off
+}
+
+main "$@"

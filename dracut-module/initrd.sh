@@ -1,0 +1,91 @@
+#!/bin/bash
+# boottrace initrd - a test-boot initramfs with the collector and a bconf.
+set -euo pipefail
+
+BT_TOP=${BT_TOP:-$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)}
+# shellcheck source=../scripts/lib.sh
+. "$BT_TOP/scripts/lib.sh"
+# shellcheck source=../qemu/lib-boot.sh
+. "$BT_TOP/qemu/lib-boot.sh"
+
+usage()
+{
+	cat <<'USAGE'
+usage: boottrace initrd [CONF.bconf] -o INITRD [options]
+
+Build an initramfs for a test boot: Debian's dracut (systemd flavour, no
+kernel modules) with the boottrace collector module, then CONF appended as
+a bootconfig trailer by `boottrace bootconfig -a`.
+
+The dracut output (the "base" image, without bootconfig) is cached in
+$BOOTTRACE_CACHE/initrd, keyed by the dracut version, the collector module,
+the kernel release, the dracut arguments and the versions of the host
+programs copied into the image.  Changing only CONF never reruns dracut.
+
+options:
+  -o, --output INITRD   where to write the image (replaced only on success)
+  --kver RELEASE        kernel release to build for (default: the release of
+                        the kernel `boottrace kernel --tree TREE` builds)
+  --tree 6.1|6.12       kernel tree (default 6.1)
+  --no-cache            rerun dracut even when a cached base image exists
+  --print-base          only build (or find) the base image, print its path
+  -h, --help            this help
+
+environment: BT_BOOTCONFIG=PATH uses another bootconfig tool for -a.
+USAGE
+}
+
+conf='' out='' kver='' tree=6.1 nocache='' print_base=''
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-h | --help) usage; exit 0 ;;
+	-o | --output) [ $# -ge 2 ] || bt_die "$1 needs a file"; out=$2; shift ;;
+	--kver) [ $# -ge 2 ] || bt_die "--kver needs a release"; kver=$2; shift ;;
+	--tree) [ $# -ge 2 ] || bt_die "--tree needs 6.1 or 6.12"; tree=$2; shift ;;
+	--no-cache) nocache=--no-cache ;;
+	--print-base) print_base=1 ;;
+	-*) bt_die "unknown option '$1' (see boottrace initrd --help)" ;;
+	*)
+		[ -z "$conf" ] || bt_die "more than one CONF given ('$conf', '$1')"
+		conf=$1
+		;;
+	esac
+	shift
+done
+tree=$(bt_tree_series "$tree")
+
+if [ -z "$print_base" ]; then
+	[ -n "$out" ] || bt_die "no output given: use -o INITRD (see --help)"
+	if [ -n "$conf" ] && ! [ -f "$conf" ]; then
+		bt_die "$conf: no such file"
+	fi
+fi
+
+if [ -z "$kver" ]; then
+	btb_kernel "$tree"
+	kver=$BTB_KREL
+fi
+case "$kver" in
+"" | */* | .*) bt_die "bad kernel release '$kver'" ;;
+esac
+
+base=$(btb_base_initrd "$kver" $nocache)
+if [ -n "$print_base" ]; then
+	printf '%s\n' "$base"
+	exit 0
+fi
+
+outdir=$(dirname "$out")
+[ -d "$outdir" ] || bt_die "$outdir: no such directory (for -o $out)"
+tmp=$(mktemp "$outdir/.initrd.XXXXXX")
+trap 'rm -f "$tmp"' EXIT
+cp "$base" "$tmp"
+if [ -n "$conf" ]; then
+	if ! msg=$(btb_bootconfig -a "$conf" "$tmp" 2>&1); then
+		printf '%s\n' "$msg" >&2
+		bt_die "$conf: bootconfig -a rejected it; fix the config and retry"
+	fi
+fi
+mv -f "$tmp" "$out"
+trap - EXIT
+bt_log "initrd: $out${conf:+ (with $conf)}"

@@ -1,0 +1,149 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # BTB_* are read by the scripts sourcing this
+# qemu/lib-boot.sh - helpers shared by the boot-loop scripts (initrd, boot,
+# run, report, bench).  Source it after scripts/lib.sh.
+#
+#   btb_bootconfig ARGS...     run our bootconfig tool (BT_BOOTCONFIG overrides)
+#   btb_kernel TREE            build or reuse the kernel; sets BTB_KIMAGE,
+#                              BTB_KDIR, BTB_KREL
+#   btb_kernel_meta KEY        a value from the kernel build's metadata file
+#   btb_base_initrd KREL [--no-cache]
+#                              build or reuse the dracut base initrd (no
+#                              bootconfig), print its path
+#   btb_dracut_version         the installed dracut version
+#   btb_now                    seconds since the epoch, with nanoseconds
+
+# Packages the boot loop needs on the host (the guest gets its programs from
+# the host through dracut).
+BTB_PKGS=(dracut-core systemd udev qemu-system-x86 trace-cmd cpio zstd tar
+	coreutils util-linux grep)
+
+btb_now()
+{
+	date +%s.%N
+}
+
+btb_bootconfig()
+{
+	if [ -n "${BT_BOOTCONFIG:-}" ]; then
+		"$BT_BOOTCONFIG" "$@"
+	else
+		"$BT_TOP/bin/boottrace" bootconfig "$@"
+	fi
+}
+
+btb_kernel()
+{
+	local tree=$1 out
+
+	[ -x "$BT_TOP/kernel/build.sh" ] ||
+		bt_die "kernel/build.sh is missing: cannot build the kernel"
+	out=$("$BT_TOP/kernel/build.sh" --tree "$tree") ||
+		bt_die "kernel build failed (tree $tree); see the log it names above"
+	BTB_KIMAGE=$(printf '%s\n' "$out" | tail -n1)
+	[ -f "$BTB_KIMAGE" ] ||
+		bt_die "kernel/build.sh did not print an image path (got '$BTB_KIMAGE')"
+	BTB_KDIR=$(dirname "$BTB_KIMAGE")
+	[ -s "$BTB_KDIR/kernelrelease" ] ||
+		bt_die "$BTB_KDIR/kernelrelease is missing"
+	BTB_KREL=$(<"$BTB_KDIR/kernelrelease")
+}
+
+# btb_kernel_meta KEY: KEY=value from the kernel build's metadata file.
+btb_kernel_meta()
+{
+	local f="${BTB_KDIR:-}/metadata"
+
+	[ -f "$f" ] || return 0
+	sed -n "s/^$1[=:][[:space:]]*//p" "$f" | head -n1
+}
+
+btb_dracut_version()
+{
+	dpkg-query -W -f='${Version}' dracut-core 2>/dev/null ||
+		dracut --version 2>/dev/null | head -n1
+}
+
+# The dracut command line of the base image, without the output and kver.
+btb_dracut_args()
+{
+	printf '%s\n' --force --no-kernel --no-hostonly --no-hostonly-cmdline \
+		--no-early-microcode --reproducible --zstd \
+		--modules "systemd systemd-initrd dracut-systemd boottrace-collect"
+}
+
+# A dracutbasedir that sees /usr/lib/dracut plus our module.
+btb_dracut_farm()
+{
+	local farm=$1 e
+
+	rm -rf "$farm"
+	mkdir -p "$farm/modules.d"
+	for e in /usr/lib/dracut/*; do
+		[ "${e##*/}" = modules.d ] && continue
+		ln -s "$e" "$farm/${e##*/}"
+	done
+	for e in /usr/lib/dracut/modules.d/*; do
+		ln -s "$e" "$farm/modules.d/${e##*/}"
+	done
+	ln -s "$BT_TOP/dracut-module/90boottrace-collect" \
+		"$farm/modules.d/90boottrace-collect"
+}
+
+# Versions of the host programs dracut copies into the image.
+btb_guest_pkgs()
+{
+	dpkg-query -W -f='${Package}=${Version}\n' systemd udev trace-cmd tar \
+		bash libc6 2>/dev/null
+}
+
+btb_base_key()
+{
+	local krel=$1
+
+	{
+		echo "dracut=$(btb_dracut_version)"
+		echo "krel=$krel"
+		btb_dracut_args
+		btb_guest_pkgs
+		bt_hash "$BT_TOP/dracut-module/90boottrace-collect"
+	} | sha256sum | cut -c1-16
+}
+
+btb_base_initrd()
+{
+	local krel=$1 nocache=${2:-} cache key img tmp log conf rc args
+
+	bt_need_pkgs "${BTB_PKGS[@]}"
+	cache="$(bt_cache_dir)/initrd"
+	mkdir -p "$cache"
+	key=$(btb_base_key "$krel")
+	img="$cache/base-$key.img"
+	if [ -s "$img" ] && [ "$nocache" != --no-cache ]; then
+		bt_log "base initrd: cached $img"
+		printf '%s\n' "$img"
+		return 0
+	fi
+	tmp=$(mktemp -d "$cache/.build.XXXXXX")
+	log="$cache/base-$key.log"
+	conf="$tmp/conf.d"
+	mkdir -p "$conf"
+	btb_dracut_farm "$tmp/farm"
+	bt_log "base initrd: running dracut $(btb_dracut_version) for $krel (log: $log)"
+	rc=0
+	mapfile -t args < <(btb_dracut_args)
+	{
+		dracutbasedir="$tmp/farm" nice dracut "${args[@]}" \
+			--conf /dev/null --confdir "$conf" --tmpdir "$tmp" \
+			"$tmp/base.img" "$krel"
+	} >"$log" 2>&1 || rc=$?
+	if [ $rc -ne 0 ] || ! [ -s "$tmp/base.img" ]; then
+		rm -rf "$tmp"
+		tail -n 15 "$log" >&2
+		bt_die "dracut failed (exit $rc); full log: $log"
+	fi
+	mv -f "$tmp/base.img" "$img"
+	rm -rf "$tmp"
+	bt_log "base initrd: $img ($(stat -c %s "$img") bytes)"
+	printf '%s\n' "$img"
+}
