@@ -1,0 +1,49 @@
+# boottrace - top-level targets.  See README.md.
+#
+#   make            build the user-space tools
+#   make check      install what is needed, build, run every test suite
+#                   (unit, clang, shell, compat, diff, boot); SUITES=...
+#   make demo       build everything, boot the default example, report
+#   make kernel     build (or reuse) the kernel: TREE=6.1|6.12
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make fuzz       libFuzzer runs;  make fuzz-diff N=1000000
+#   make bench      benchmarks, printed as ratios against a baseline
+
+PREFIX	?= /usr/local
+TREE	?= 6.1
+SUITES	?=
+N	?= 1000000
+
+all:
+	$(MAKE) -C bootconfig
+
+deps:
+	scripts/deps.sh all
+
+check: deps
+	@echo "boottrace: building"
+	$(MAKE) all
+	tests/run.sh $(SUITES)
+
+demo: deps all
+	bin/boottrace run examples/default.bconf
+
+kernel: deps
+	bin/boottrace kernel --tree $(TREE)
+
+install: all
+	$(MAKE) -C bootconfig install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+fuzz: deps
+	$(MAKE) -C bootconfig fuzz
+
+fuzz-diff: deps all
+	N=$(N) tests/diff/run.sh
+
+bench: deps all
+	@set -e; for b in bench/*.sh; do echo "== $$b"; $$b; done
+
+clean:
+	$(MAKE) -C bootconfig clean
+
+.PHONY: all deps check demo kernel install fuzz fuzz-diff bench clean

@@ -1,0 +1,55 @@
+#!/bin/bash
+# tests/run.sh - run test suites by name and print one tally.
+#
+#   tests/run.sh [SUITE...]     default: every suite, in pipeline order
+#
+# Suites: unit (library unit tests, gcc, plain and ASan+UBSan), clang (the
+# user-space code under clang -Werror), shell (shellcheck), compat (the
+# tree's test-bootconfig.sh against our bootconfig), diff (differential
+# test against the kernel's parser), boot (QEMU boots, TAP via prove).
+# Each suite's own output is shown; the last line is "N passed, N failed"
+# counting suites.  Environment: DIFF_N (configs for the diff suite).
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+cd "$TOP"
+
+all=(unit clang shell compat diff boot)
+
+suite_unit() { make -s -C bootconfig check; }
+suite_clang() { make -s -C bootconfig CC=clang B=build-clang all; }
+suite_shell()
+{
+	local files
+	mapfile -t files < <(git ls-files '*.sh' 'bin/*' '*.t' 'dracut-module/*' \
+		'qemu/*' 'kernel/*.sh' '.ci/run' | sort -u |
+		while read -r f; do
+			[ -f "$f" ] && head -1 "$f" | grep -q '^#!.*\(ba\)\?sh' && echo "$f"
+		done)
+	echo "shellcheck: ${#files[@]} scripts"
+	shellcheck "${files[@]}"
+}
+suite_compat() { tests/compat/run.sh; }
+suite_diff() { N="${DIFF_N:-10000}" tests/diff/run.sh; }
+suite_boot() { prove -v tests/boot/; }
+
+[ $# -gt 0 ] || set -- "${all[@]}"
+passed=0
+failed=0
+failures=()
+for s in "$@"; do
+	declare -F "suite_$s" >/dev/null || { echo "unknown suite '$s'" >&2; exit 2; }
+	echo "==== suite $s"
+	start=$SECONDS
+	if "suite_$s"; then
+		echo "==== suite $s: PASS ($((SECONDS - start)) s)"
+		passed=$((passed + 1))
+	else
+		echo "==== suite $s: FAIL ($((SECONDS - start)) s)"
+		failed=$((failed + 1))
+		failures+=("$s")
+	fi
+done
+[ $failed -eq 0 ] || echo "failed suites: ${failures[*]}"
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
