@@ -319,18 +319,33 @@ static void warn_uncomposable(const char *conf, const struct bconf *bc)
 	}
 }
 
-static int apply_oversize(const char *conf, size_t size)
+/* The size field of a trailer for @text_len bytes after @image_len bytes. */
+static size_t trailer_size(size_t image_len, size_t text_len)
 {
+	size_t total = image_len + text_len + 1 + BCONF_FOOTER_LEN;
+
+	return text_len + 1 + (BCONF_ALIGN - total % BCONF_ALIGN) % BCONF_ALIGN;
+}
+
+static int apply_oversize(const char *conf, size_t text_len, size_t image_len)
+{
+	size_t cut = 1;
+
+	while (cut < text_len &&
+	       !bconf_trailer_size_ok((uint32_t)trailer_size(image_len,
+							   text_len - cut)))
+		cut++;
 	fprintf(stderr,
-		"%s: error: the config needs %zu bytes with its NUL; with the padding the trailer needs, its size field would be at least %d, which the kernel refuses\n"
-		"  note: shorten the config by %zu bytes or more\n",
-		conf, size, BCONF_DATA_MAX, size - (BCONF_DATA_MAX - 1) + 3);
+		"%s: error: %zu bytes of config, with their NUL and padding, make a trailer size of %zu, which the kernel refuses (it must stay below %d)\n"
+		"  note: shorten the config by %zu byte%s or more\n",
+		conf, text_len, trailer_size(image_len, text_len),
+		BCONF_DATA_MAX, cut, cut == 1 ? "" : "s");
 	return 1;
 }
 
 static int apply(const struct opts *o)
 {
-	struct bconf_trailer t;
+	struct bconf_trailer t = { 0 };
 	struct bconf *bc;
 	struct stat st;
 	char *text = NULL;
@@ -349,7 +364,7 @@ static int apply(const struct opts *o)
 	warn_uncomposable(o->apply, bc);
 	ret = bconf_initrd_apply(o->path, text, size - 1, &t);
 	if (ret == -E2BIG) {
-		ret = apply_oversize(o->apply, size);
+		ret = apply_oversize(o->apply, size - 1, t.end);
 	} else if (ret) {
 		ret = err_errno(o->path, "applying the boot config (the file is unchanged)", ret);
 	} else {

@@ -1,0 +1,163 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bootconfig/tests/cli.sh - behaviour of the bootconfig command itself:
+# diagnostics, exit codes, output modes, refusals and file safety.
+#
+#   bootconfig/tests/cli.sh [BOOTCONFIG]    default: build/bootconfig
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+bc=$(readlink -f "${1:-$here/build/bootconfig}")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+
+passed=0
+failed=0
+
+ok()
+{
+	passed=$((passed + 1))
+	echo "ok - $1"
+}
+
+not_ok()
+{
+	failed=$((failed + 1))
+	echo "not ok - $1"
+}
+
+# check NAME CMD...: the command succeeds.
+check()
+{
+	local name=$1
+	shift
+	if "$@" >/dev/null 2>&1; then ok "$name"; else not_ok "$name"; fi
+}
+
+# run_bc: run bootconfig, keeping stdout, stderr and the exit status.
+run_bc()
+{
+	set +e
+	"$bc" "$@" >out 2>err
+	rc=$?
+	set -e
+}
+
+printf 'a = 1\na = 2\n' >redef.bconf
+run_bc redef.bconf
+check "parse error exits 1" test "$rc" -eq 1
+check "parse error names file:line:col" grep -qx 'redef.bconf:2:5: error: Value is redefined' err
+check "parse error shows the source line" grep -qx 'a = 2' err
+check "parse error puts a caret under the column" grep -qx '    ^' err
+check "parse error says what to do" grep -q "note: use ':=' to override" err
+check "nothing on stdout after an error" test ! -s out
+
+printf 'k {\n\tv = "x\n' >tab.bconf
+run_bc -l tab.bconf
+check "unclosed quote at end of file" grep -qx 'tab.bconf:3:1: error: No closing quotes' err
+
+run_bc
+check "no file is a usage error (2)" test "$rc" -eq 2
+run_bc -a x -d y
+check "conflicting options are a usage error (2)" test "$rc" -eq 2
+run_bc -Z x
+check "unknown option is a usage error (2)" test "$rc" -eq 2
+run_bc --help
+check "--help exits 0 and shows usage" test "$rc" -eq 0 -a -s out
+
+printf 'kernel {\n console = ttyS0, tty0\n quiet\n x = "a b"\n}\ninit.s = 1\nftrace.event.x = 1\n' >k.bconf
+run_bc -C k.bconf
+check "-C prints the kernel.* command line" grep -qx 'console=ttyS0 console=tty0 quiet x="a b" ' out
+run_bc --json k.bconf
+check "--json is valid JSON" python3 -c 'import json,sys; d=json.load(open("out")); assert d["kernel"]["console"]==["ttyS0","tty0"]; assert d["kernel"]["quiet"]==""'
+
+printf 'a = "", b\n' >empty-first.bconf
+run_bc -l empty-first.bconf
+check "-l cuts an empty-first array like tools/bootconfig" grep -qx 'a = ""' out
+run_bc --proc empty-first.bconf
+check "--proc lists it as /proc/bootconfig does" grep -qx 'a = "", "b"' out
+
+: >empty
+run_bc empty
+check "an empty file shows nothing and succeeds" test "$rc" -eq 0 -a ! -s out
+
+head -c 40000 /dev/zero | tr '\0' 'x' | sed 's/^/a = /' >big.bconf
+run_bc big.bconf
+check "a too big text file is an error, not an empty image" \
+	grep -q 'big.bconf: error: Config data is too big' err
+
+# Apply, show, list, delete on a 4 KiB image.
+head -c 4096 /dev/zero >initrd
+cp initrd initrd.orig
+printf 'key = value;\n' >small.bconf
+run_bc -a small.bconf initrd
+check "apply succeeds" test "$rc" -eq 0
+printf 'Apply small.bconf to initrd\n\tNumber of nodes: 2\n\tSize: 14 bytes\n\tChecksum: 1064\n' >want
+check "apply prints tools/bootconfig's summary" cmp -s out want
+check "apply pads the image to 4 bytes" test $(($(stat -c %s initrd) % 4)) -eq 0
+check "the trailer ends with the magic" sh -c 'tail -c 12 initrd | grep -q "#BOOTCONFIG"'
+run_bc -l initrd
+check "list reads the trailer back" grep -qx 'key = "value"' out
+chmod 640 initrd
+run_bc -a small.bconf initrd
+check "apply keeps the mode" test "$(stat -c %a initrd)" = 640
+run_bc -d initrd
+check "delete restores the original image" cmp -s initrd initrd.orig
+run_bc -d initrd
+check "delete without a trailer succeeds" test "$rc" -eq 0
+
+run_bc -a redef.bconf initrd
+check "a bad config is not applied" cmp -s initrd initrd.orig
+
+# A corrupt trailer: flip one byte of the config text.
+"$bc" -a small.bconf initrd >/dev/null
+size=$(stat -c %s initrd)
+printf 'K' | dd of=initrd bs=1 seek=4096 conv=notrunc status=none
+cp initrd corrupt
+run_bc initrd
+check "a bad checksum is an error" test "$rc" -eq 1
+check "a bad checksum is named" grep -q 'checksum' err
+run_bc -a small.bconf initrd
+check "apply refuses to replace a corrupt trailer" cmp -s initrd corrupt
+test "$(stat -c %s initrd)" -eq "$size"
+
+# Sizes at the kernel's limit: the footer size must stay below 32767.
+cp initrd.orig initrd
+# On a 4096-byte image 32763 bytes need no padding (size 32764); 32764
+# bytes need 3 (size 32768) and are refused, as are 32766 (upstream's max).
+{ printf 'data = "'; head -c 32753 /dev/zero | tr '\0' 'y'; printf '"\n'; } >max.bconf
+run_bc -a max.bconf initrd
+check "the largest config the kernel takes is applied" test "$rc" -eq 0
+cp initrd.orig initrd
+{ printf 'data = "'; head -c 32754 /dev/zero | tr '\0' 'y'; printf '"\n'; } >pad.bconf
+run_bc -a pad.bconf initrd
+check "a config pushed over the limit by padding is refused" test "$rc" -eq 1
+check "the refusal says how much to cut" grep -q 'shorten the config by 1 byte or more' err
+{ printf 'data = "'; head -c 32756 /dev/zero | tr '\0' 'y'; printf '"\n'; } >over.bconf
+run_bc -a over.bconf initrd
+check "32766 bytes of text are refused" test "$rc" -eq 1
+check "the refusal explains the limit" grep -q 'which the kernel refuses' err
+check "a refused apply leaves the image unchanged" cmp -s initrd initrd.orig
+BOOTCONFIG_ALLOW_OVERSIZE=1 run_bc -a over.bconf initrd
+check "BOOTCONFIG_ALLOW_OVERSIZE=1 writes it like tools/bootconfig" test "$rc" -eq 0
+check "... with a warning" grep -q 'warning' err
+run_bc -l initrd
+check "an oversized trailer can still be shown" test "$rc" -eq 0 -a -s out
+check "... with a warning" grep -q 'over the kernel' err
+run_bc -d initrd
+check "an oversized trailer can still be deleted" cmp -s initrd initrd.orig
+
+# 16 words parse but cannot be composed by the kernel.
+printf 'a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p = 1\n' >w16.bconf
+run_bc -l w16.bconf
+check "listing a 16-word key fails with an explanation" \
+	sh -c "test $rc -eq 1 && grep -q '16 words' err"
+run_bc -a w16.bconf initrd
+check "applying a 16-word key warns" grep -q 'warning' err
+printf 'a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q = 1\n' >w17.bconf
+run_bc w17.bconf
+check "17 words are a parse error" grep -q 'Too many key words' err
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
