@@ -474,6 +474,7 @@ static int tmp_try(struct job *j, unsigned int attempt)
 {
 	char rnd[BCONF_TMP_RAND];
 	struct stat st;
+	int ret = 1;
 
 	tmp_random(rnd, attempt);
 	snprintf(j->tmp, sizeof(j->tmp), ".%.*s%s%.*s", BCONF_TMP_BASE_MAX,
@@ -484,22 +485,24 @@ static int tmp_try(struct job *j, unsigned int attempt)
 	if (j->tmpfd < 0)
 		return errno == EEXIST ? 1 : -errno;
 	/*
-	 * A concurrent clean_stale() may lock and remove a file between its
-	 * creation and our lock: then try another name.  Lock failures for
-	 * other reasons are ignored: no cleaner can lock the file either.
+	 * A concurrent clean_stale() may lock and remove the file between
+	 * its creation and our lock: then try another name.  Lock failures
+	 * for other reasons are ignored: no cleaner can lock it either.
 	 */
-	if (flock(j->tmpfd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK)
-		goto retry;
-	if (fstat(j->tmpfd, &st) < 0)
-		return -errno;
-	if (st.st_nlink == 0)
-		goto retry;
-	return 0;
-retry:
+	if (flock(j->tmpfd, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK) {
+		if (fstat(j->tmpfd, &st) < 0)
+			ret = -errno;
+		else if (st.st_nlink > 0)
+			return 0;
+		else
+			goto gone;
+	}
+	unlinkat(j->dirfd, j->tmp, 0);
+gone:
 	close(j->tmpfd);
 	j->tmpfd = -1;
 	j->tmp[0] = '\0';
-	return 1;
+	return ret;
 }
 
 static int tmp_create(struct job *j)
