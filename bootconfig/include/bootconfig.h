@@ -175,30 +175,57 @@ int bconf_trailer_find(const void *buf, size_t len, struct bconf_trailer *t);
  */
 bool bconf_trailer_size_ok(uint32_t size);
 
-/* Initrd files.  Writes are atomic: temporary file, fsync, rename. */
-struct bconf_file_info {
-	int has_trailer;		/* 1 when a trailer was found */
-	struct bconf_trailer trailer;
-};
+/*
+ * Initrd files.  Only regular files (after resolving symlinks) are read or
+ * written; a directory gives -EISDIR.
+ *
+ * Writes (apply, delete) never modify the file in place: a temporary file
+ * ".<name>.bconf-XXXXXX" in the initrd's directory gets the image without
+ * its old trailer plus the new one, the original's mode and owner (-EPERM
+ * when the owner cannot be kept), fsync(), then rename() over the original
+ * and fsync() of the directory.  So the directory must be writable.  A
+ * symlinked initrd keeps its link and its target is replaced; hard links
+ * to the initrd keep the old image; xattrs and ACLs are not copied.  If
+ * the file is replaced or modified meanwhile: -EAGAIN.  On any failure the
+ * original file is left byte-identical and the temporary file removed,
+ * except when the final directory fsync() fails: the new file is then in
+ * place (but may not survive a crash) and that error is returned.  A
+ * process killed while writing leaves its temporary file; the next apply
+ * or delete of that initrd removes such files when no live writer holds
+ * them (they are flock()ed while in use).
+ *
+ * A trailer with a bad checksum (-EBADMSG) or a size larger than the file
+ * (-EINVAL) makes read, apply and delete fail without changing anything.
+ */
 
 /*
  * Read the bootconfig text of initrd @path into a new malloc'ed,
- * NUL-terminated buffer *@text of *@len bytes (up to the first NUL).
- * Returns -ENOENT when the image has no trailer, -EBADMSG on a checksum
- * mismatch, other negative errno values on I/O errors.
+ * NUL-terminated buffer *@text of *@len bytes (up to the first NUL; @len
+ * may be NULL).  Returns -ENOENT when the file is missing or has no
+ * trailer (also for a pipe or device), -EBADMSG on a checksum mismatch,
+ * -EINVAL when the size field does not fit, other negative errno values
+ * on I/O errors.  @t (may be NULL) receives the trailer found; oversized
+ * trailers are read (check bconf_trailer_size_ok(t->size)).
  */
 int bconf_initrd_read(const char *path, char **text, size_t *len,
 		      struct bconf_trailer *t);
 /*
- * Replace any trailer of initrd @path with @len bytes of config @text.
- * The caller validates @text first (bconf_parse()); this checks only the
- * size the kernel accepts after padding (-E2BIG).  On any failure the
- * original file is left byte-identical.  When @t is not NULL it receives
- * the trailer written.
+ * Replace any trailer of initrd @path with the config @text: its first
+ * @len bytes, up to the first NUL if any.  The caller validates @text first
+ * (bconf_parse()); this checks only the size the kernel accepts once the
+ * NUL and padding are added (-E2BIG, nothing written).  Applying the same
+ * text twice gives the same file.  When @t is not NULL it receives the
+ * trailer written (or, after -E2BIG, the one that would have been): csum
+ * is the checksum `bootconfig -a` prints; size includes the padding.
+ * A non-regular file gives -ENOTSUP.
  */
 int bconf_initrd_apply(const char *path, const char *text, size_t len,
 		       struct bconf_trailer *t);
-/* Remove the trailer of @path; 0 also when it had none. */
+/*
+ * Remove the trailer of @path (and any bootloader pad after it); 0 also
+ * when it had none, in which case the file is not rewritten.  Oversized
+ * trailers are removed too.  A non-regular file gives -ENOTSUP.
+ */
 int bconf_initrd_delete(const char *path);
 
 #ifdef __cplusplus
