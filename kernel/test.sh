@@ -1,0 +1,209 @@
+#!/bin/bash
+# kernel/test.sh - tests of kernel/build.sh (TAP).
+#
+# Fast checks (argument and input errors, a patch that does not apply, a
+# fragment symbol that does not stick) always run; they need the packaged
+# tree (extracted once into the cache) and take ~1 minute.  With --built
+# (or BOOTTRACE_KERNEL_TESTS=built), also check a built kernel: the cached
+# rerun is fast and prints only the path, and the artifacts are complete.
+# That builds the kernel first when it is not cached (~10 min cold).
+set -euo pipefail
+
+top=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
+build="$top/kernel/build.sh"
+
+usage()
+{
+	cat <<'USAGE'
+usage: kernel/test.sh [--built] [--tree 6.1|6.12]
+
+TAP tests of kernel/build.sh.  --built also checks a built (cached) kernel,
+building it first if needed.  Last line: "N passed, N failed".
+USAGE
+}
+
+built=${BOOTTRACE_KERNEL_TESTS:-}
+tree=6.1
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-h | --help) usage; exit 0 ;;
+	--built) built=built ;;
+	--tree) [ $# -ge 2 ] || { usage >&2; exit 2; }; tree=$2; shift ;;
+	*) usage >&2; exit 2 ;;
+	esac
+	shift
+done
+
+n=0
+pass=0
+fail=0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+ok()
+{
+	n=$((n + 1))
+	pass=$((pass + 1))
+	echo "ok $n - $1"
+}
+
+not_ok()
+{
+	n=$((n + 1))
+	fail=$((fail + 1))
+	echo "not ok $n - $1"
+	if [ -f "$work/err" ]; then
+		sed 's/^/#   /' "$work/err" | tail -n 15
+	fi
+}
+
+# expect_fail DESC REGEX ARGS...: build.sh must exit non-zero, print nothing
+# on stdout and match REGEX (extended) on stderr.
+expect_fail()
+{
+	local desc=$1 re=$2 rc=0
+	shift 2
+
+	"$build" "$@" >"$work/out" 2>"$work/err" || rc=$?
+	if [ "$rc" -ne 0 ] && [ ! -s "$work/out" ] && grep -Eq -- "$re" "$work/err"; then
+		ok "$desc"
+	else
+		echo "# rc=$rc stdout=$(head -c 200 "$work/out")"
+		not_ok "$desc"
+	fi
+}
+
+# --- arguments and inputs ------------------------------------------------
+if "$build" --help >"$work/out" 2>&1 && grep -q -- '--tree' "$work/out"; then
+	ok "--help describes the options"
+else
+	not_ok "--help describes the options"
+fi
+expect_fail "unknown tree is refused" "unknown tree '5.10'" --tree 5.10
+expect_fail "unknown option is refused" "unknown argument '--frobnicate'" --frobnicate
+expect_fail "missing fragment is named" "fragment $work/none.config not found" \
+	--config "$work/none.config"
+printf 'CONFIG_A=y\nthis is not kconfig\n' >"$work/bad.config"
+expect_fail "bad fragment line names file:line" "bad.config:2: not a Kconfig line" \
+	--config "$work/bad.config"
+
+mkdir -p "$work/s/patches"
+printf '# comment\n\n0001-missing.patch  # trailing comment\n' >"$work/s/series"
+expect_fail "series entry without a patch names the line" \
+	"series:3: patch '0001-missing.patch' not found" --series "$work/s/series"
+printf 'sub/0001.patch\n' >"$work/s/series"
+expect_fail "series entry with a path is refused" "a patch name, not a path" \
+	--series "$work/s/series"
+
+# --- a patch that does not apply ----------------------------------------
+cat >"$work/s/patches/0001-good.patch" <<'EOF'
+From: boottrace tests <test@example.invalid>
+Subject: [PATCH] test: add a file
+
+---
+ boottrace-test.txt | 1 +
+ 1 file changed, 1 insertion(+)
+
+diff --git a/boottrace-test.txt b/boottrace-test.txt
+new file mode 100644
+--- /dev/null
++++ b/boottrace-test.txt
+@@ -0,0 +1 @@
++added by kernel/test.sh
+EOF
+cat >"$work/s/patches/0002-bad.patch" <<'EOF'
+From: boottrace tests <test@example.invalid>
+Subject: [PATCH] test: change a line that does not exist
+
+---
+diff --git a/Makefile b/Makefile
+--- a/Makefile
++++ b/Makefile
+@@ -1,3 +1,3 @@
+ this line is not in the kernel Makefile
+-nor is this one
++so the patch cannot apply
+ end
+EOF
+printf '0001-good.patch\n0002-bad.patch\n' >"$work/s/series"
+expect_fail "a patch that does not apply is named" \
+	"patch 0002-bad.patch .*does not apply" --tree "$tree" --series "$work/s/series"
+if grep -q 'full log: .*failed.log' "$work/err"; then
+	ok "failure points at the full log"
+else
+	not_ok "failure points at the full log"
+fi
+# shellcheck source=../scripts/lib.sh
+tree_dir=$(. "$top/scripts/lib.sh" && bt_tree_dir "$tree")
+if [ ! -e "$tree_dir/boottrace-test.txt" ]; then
+	ok "pristine tree untouched by the series"
+else
+	not_ok "pristine tree untouched by the series"
+fi
+
+# --- fragment symbols that do not stick ---------------------------------
+printf 'CONFIG_BOOTTRACE_NO_SUCH_SYMBOL=y\n# CONFIG_MODULES is not set\n' \
+	>"$work/drop.config"
+expect_fail "unsatisfiable fragment symbols are listed" \
+	"CONFIG_BOOTTRACE_NO_SUCH_SYMBOL: wanted y, got \(absent" \
+	--tree "$tree" --config "$work/drop.config"
+if grep -q 'CONFIG_KPROBES: wanted y, got n' "$work/err"; then
+	ok "a symbol lost through a dependency is listed (KPROBES needs MODULES)"
+else
+	not_ok "a symbol lost through a dependency is listed (KPROBES needs MODULES)"
+fi
+
+# --- a built kernel ---------------------------------------------------------
+if [ "$built" = built ]; then
+	if img=$("$build" --tree "$tree" 2>"$work/err"); then
+		ok "kernel builds (or is cached): $img"
+	else
+		not_ok "kernel builds"
+		img=
+	fi
+	t=$SECONDS
+	if [ -n "$img" ] && img2=$("$build" --tree "$tree" 2>"$work/err") &&
+		[ "$img2" = "$img" ] && [ "$(printf '%s\n' "$img2" | wc -l)" = 1 ] &&
+		[ $((SECONDS - t)) -le 20 ]; then
+		ok "cached rerun prints only the same path, in $((SECONDS - t))s"
+	else
+		not_ok "cached rerun prints only the same path quickly"
+	fi
+	dir=$(dirname "${img:-/nonexistent/x}")
+	absent=
+	for f in bzImage System.map .config kernelrelease metadata build.log; do
+		[ -s "$dir/$f" ] || absent="$absent $f"
+	done
+	if [ -z "$absent" ]; then
+		ok "artifacts next to bzImage"
+	else
+		not_ok "artifacts next to bzImage (missing:$absent)"
+	fi
+	if [ -n "$img" ] && file -b "$img" 2>/dev/null | grep -q 'Linux kernel x86 boot executable' &&
+		grep -q "version $(cat "$dir/kernelrelease") " <(file -b "$img"); then
+		ok "bzImage is an x86 kernel whose version matches kernelrelease"
+	elif [ -n "$img" ] && ! command -v file >/dev/null; then
+		ok "bzImage check skipped: no file(1) # SKIP"
+	else
+		not_ok "bzImage is an x86 kernel whose version matches kernelrelease"
+	fi
+	want_missing=
+	while IFS= read -r line; do
+		grep -qxF -- "$line" "$dir/.config" || want_missing="$want_missing ${line%%=*}"
+	done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$top/kernel/configs/boottrace.config")
+	if [ -z "$want_missing" ]; then
+		ok "built .config has every fragment value"
+	else
+		not_ok "built .config has every fragment value (missing:$want_missing)"
+	fi
+	if grep -q ' T start_kernel$' "$dir/System.map" &&
+		grep -q ' [tT] trace_boot_init$' "$dir/System.map"; then
+		ok "System.map has start_kernel and boot-time tracing"
+	else
+		not_ok "System.map has start_kernel and boot-time tracing"
+	fi
+fi
+
+echo "1..$n"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
