@@ -222,6 +222,16 @@ int bconf_initrd_read(const char *path, char **text, size_t *len,
 int bconf_initrd_apply(const char *path, const char *text, size_t len,
 		       struct bconf_trailer *t);
 /*
+ * bconf_initrd_apply() with @flags.  BCONF_APPLY_OVERSIZE: accept what the
+ * tree's tools/bootconfig accepts, text + NUL up to BCONF_DATA_MAX bytes,
+ * even when the padded size field makes the kernel refuse the trailer
+ * (only for running upstream's tests; -E2BIG beyond that).
+ */
+#define BCONF_APPLY_OVERSIZE	0x1u
+
+int bconf_initrd_apply_flags(const char *path, const char *text, size_t len,
+			     unsigned int flags, struct bconf_trailer *t);
+/*
  * Remove the trailer of @path (and any bootloader pad after it); 0 also
  * when it had none, in which case the file is not rewritten.  Oversized
  * trailers are removed too.  A non-regular file gives -ENOTSUP.

@@ -605,8 +605,9 @@ static int job_commit(struct job *j, const void *tail, size_t tail_len)
 	return 0;
 }
 
-BCONF_EXPORT int bconf_initrd_apply(const char *path, const char *text,
-				    size_t len, struct bconf_trailer *t)
+BCONF_EXPORT int bconf_initrd_apply_flags(const char *path, const char *text,
+					  size_t len, unsigned int flags,
+					  struct bconf_trailer *t)
 {
 	struct bconf_trailer nt;
 	unsigned char *tail;
@@ -614,7 +615,7 @@ BCONF_EXPORT int bconf_initrd_apply(const char *path, const char *text,
 	struct job j;
 	int ret;
 
-	if (!text && len)
+	if ((!text && len) || (flags & ~BCONF_APPLY_OVERSIZE))
 		return -EINVAL;
 	text_len = text ? strnlen(text, len) : 0;
 	if (text_len >= BCONF_DATA_MAX)
@@ -627,7 +628,7 @@ BCONF_EXPORT int bconf_initrd_apply(const char *path, const char *text,
 		ret = -ENOMEM;
 		goto out;
 	}
-	if (!bconf_trailer_size_ok(nt.size))
+	if (!bconf_trailer_size_ok(nt.size) && !(flags & BCONF_APPLY_OVERSIZE))
 		ret = -E2BIG;
 	else
 		ret = job_commit(&j, tail, tail_len);
@@ -637,6 +638,12 @@ BCONF_EXPORT int bconf_initrd_apply(const char *path, const char *text,
 out:
 	job_close(&j);
 	return ret;
+}
+
+BCONF_EXPORT int bconf_initrd_apply(const char *path, const char *text,
+				    size_t len, struct bconf_trailer *t)
+{
+	return bconf_initrd_apply_flags(path, text, len, 0, t);
 }
 
 BCONF_EXPORT int bconf_initrd_delete(const char *path)

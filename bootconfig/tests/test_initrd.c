@@ -511,6 +511,22 @@ static void test_oversized(struct unit *u)
 	UNIT_EXPECT(u, file_is(path, want, n));
 	UNIT_EXPECT_INT(u, bconf_initrd_delete(path), 0);
 	UNIT_EXPECT(u, file_is(path, image, img));
+	/* BCONF_APPLY_OVERSIZE writes it as the tree's tool does... */
+	UNIT_EXPECT_INT(u, bconf_initrd_apply_flags(path, text, 32766,
+						    BCONF_APPLY_OVERSIZE, &t),
+			0);
+	UNIT_EXPECT_INT(u, t.size, 32768);
+	UNIT_EXPECT(u, file_is(path, want, n));
+	/* ...but not beyond the tool's own limit of 32767 with the NUL */
+	text = realloc(text, 32768);
+	memset(text, 'y', 32767);
+	text[32767] = '\0';
+	UNIT_EXPECT_INT(u, bconf_initrd_apply_flags(path, text, 32767,
+						    BCONF_APPLY_OVERSIZE, NULL),
+			-E2BIG);
+	UNIT_EXPECT_INT(u, bconf_initrd_apply_flags(path, "a", 1, 0x2, NULL),
+			-EINVAL);
+	UNIT_EXPECT(u, file_is(path, want, n));
 	/* apply replaces an oversized trailer with a good one */
 	put_file(path, want, n);
 	UNIT_EXPECT_INT(u, bconf_initrd_apply(path, "a=1", 3, NULL), 0);
