@@ -13,6 +13,13 @@
  * nothing).  The reader finds the magic at the end or up to 3 bytes before
  * it, as init/main.c does; bytes after the magic are a bootloader's pad.
  *
+ * Size: init/main.c ignores a trailer whose size field is >= 32767
+ * (BCONF_DATA_MAX), so apply refuses (-E2BIG) a text for which text + NUL +
+ * padding reaches that; how much padding depends on the image length mod
+ * 4.  tools/bootconfig only checks text + NUL <= 32767 and so writes
+ * trailers the kernel ignores; BCONF_APPLY_OVERSIZE does the same, for
+ * upstream's tests.  Read and delete handle any size that fits the file.
+ *
  * Writing (apply and delete) never modifies the original file:
  *
  *  1. The path is resolved with realpath(): a symlinked initrd (Debian's

@@ -154,7 +154,7 @@ int __wrap_open(const char *path, int flags, ...)
 	mode_t mode = 0;
 	va_list ap;
 
-	if (flags & (O_CREAT | O_TMPFILE)) {
+	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) {
 		va_start(ap, flags);
 		mode = va_arg(ap, mode_t);
 		va_end(ap);
@@ -168,7 +168,7 @@ int __wrap_openat(int dirfd, const char *path, int flags, ...)
 	mode_t mode = 0;
 	va_list ap;
 
-	if (flags & (O_CREAT | O_TMPFILE)) {
+	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) {
 		va_start(ap, flags);
 		mode = va_arg(ap, mode_t);
 		va_end(ap);
