@@ -343,6 +343,14 @@ static int apply_oversize(const char *conf, size_t text_len, size_t image_len)
 	return 1;
 }
 
+/* BOOTCONFIG_ALLOW_OVERSIZE=1: write what tools/bootconfig writes. */
+static unsigned int apply_flags(void)
+{
+	const char *env = getenv("BOOTCONFIG_ALLOW_OVERSIZE");
+
+	return env && !strcmp(env, "1") ? BCONF_APPLY_OVERSIZE : 0;
+}
+
 static int apply(const struct opts *o)
 {
 	struct bconf_trailer t = { 0 };
@@ -362,7 +370,12 @@ static int apply(const struct opts *o)
 		return 1;
 	}
 	warn_uncomposable(o->apply, bc);
-	ret = bconf_initrd_apply(o->path, text, size - 1, &t);
+	ret = bconf_initrd_apply_flags(o->path, text, size - 1, apply_flags(),
+				       &t);
+	if (!ret && !bconf_trailer_size_ok(t.size))
+		fprintf(stderr,
+			"%s: warning: trailer size %u is over the kernel's limit: the kernel will ignore this bootconfig (written because BOOTCONFIG_ALLOW_OVERSIZE=1)\n",
+			o->path, t.size);
 	if (ret == -E2BIG) {
 		ret = apply_oversize(o->apply, size - 1, t.end);
 	} else if (ret) {
