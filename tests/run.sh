@@ -4,7 +4,8 @@
 #   tests/run.sh [SUITE...]     default: every suite, in pipeline order
 #
 # Suites: unit (library unit tests, gcc, plain and ASan+UBSan), clang (the
-# user-space code under clang -Werror), shell (shellcheck), compat (the
+# user-space code under clang -Werror), install (make install + pkg-config),
+# shell (shellcheck), compat (the
 # tree's test-bootconfig.sh against our bootconfig), diff (differential
 # test against the kernel's parser), boot (QEMU boots, TAP via prove).
 # Each suite's own output is shown; the last line is "N passed, N failed"
@@ -14,7 +15,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
 
-all=(unit clang shell compat diff boot)
+all=(unit clang install shell compat diff boot)
 
 suite_unit() { make -s -C bootconfig check; }
 suite_clang() { make -s -C bootconfig CC=clang B=build-clang all; }
@@ -29,6 +30,7 @@ suite_shell()
 	echo "shellcheck: ${#files[@]} scripts"
 	shellcheck "${files[@]}"
 }
+suite_install() { tests/install/run.sh; }
 suite_compat() { tests/compat/run.sh; }
 suite_diff() { N="${DIFF_N:-10000}" tests/diff/run.sh; }
 suite_boot() { prove -v tests/boot/; }
