@@ -496,14 +496,16 @@ static int tmp_try(struct job *j, unsigned int attempt)
 	 * its creation and our lock: then try another name.  Lock failures
 	 * for other reasons are ignored: no cleaner can lock it either.
 	 */
-	if (flock(j->tmpfd, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK) {
-		if (fstat(j->tmpfd, &st) < 0)
-			ret = -errno;
-		else if (st.st_nlink > 0)
-			return 0;
-		else
-			goto gone;
+	if (flock(j->tmpfd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK)
+		goto drop;		/* a cleaner holds it */
+	if (fstat(j->tmpfd, &st) < 0) {
+		ret = -errno;
+		goto drop;
 	}
+	if (st.st_nlink > 0)
+		return 0;
+	goto gone;		/* a cleaner removed it */
+drop:
 	unlinkat(j->dirfd, j->tmp, 0);
 gone:
 	close(j->tmpfd);
