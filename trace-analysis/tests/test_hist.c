@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_hist.c - the hist text parser on fixtures and broken input. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "hist.h"
+#include "unit.h"
+#include "util.h"
+
+static int load(struct unit *u, const char *name, struct hist_set *hs)
+{
+	char *path = xasprintf("fixtures/hist/%s", name), *buf;
+	struct hist_error err;
+	size_t len;
+	int r;
+
+	r = read_file(path, 1 << 20, &buf, &len);
+	EXPECT_INT(u, r, 0);
+	free(path);
+	if (r)
+		return r;
+	r = hist_parse(buf, len, hs, &err);
+	if (r)
+		fprintf(stderr, "%s: line %u: %s\n", name, err.line, err.msg);
+	free(buf);
+	return r;
+}
+
+static int parse_str(const char *s, struct hist_set *hs, struct hist_error *e)
+{
+	return hist_parse(s, strlen(s), hs, e);
+}
+
+static void test_synth_latency(struct unit *u)
+{
+	struct hist_set hs;
+	const struct hist *h;
+	const struct hist_entry *e;
+
+	if (load(u, "synth-latency.hist", &hs)) {
+		u->failed = 1;
+		return;
+	}
+	EXPECT_INT(u, hs.n, 1);
+	h = &hs.hists[0];
+	EXPECT_STR(u, h->trigger,
+		   "hist:keys=func.sym,lat:vals=hitcount,lat:sort=lat:size=2048");
+	EXPECT(u, !h->paused);
+	EXPECT_INT(u, h->nkey_specs, 2);
+	EXPECT_STR(u, h->key_specs[0], "func.sym");
+	EXPECT_INT(u, h->nentries, 3);
+	EXPECT_INT(u, h->hits, 3);
+	EXPECT_INT(u, h->dropped, 0);
+	e = &h->entries[1];
+	EXPECT_INT(u, e->nkeys, 2);
+	EXPECT_STR(u, e->keys[0].name, "func");
+	EXPECT_INT(u, e->keys[0].kind, HK_SYM);
+	EXPECT_STR(u, e->keys[0].text, "pci_subsys_init");
+	EXPECT(u, e->keys[0].num == 0xffffffff81f4a3b0ull);
+	EXPECT_INT(u, e->keys[1].kind, HK_NUMBER);
+	EXPECT_INT(u, e->keys[1].num, 1234);
+	EXPECT_INT(u, e->hitcount, 1);
+	EXPECT_INT(u, e->nvals, 1);
+	EXPECT_STR(u, e->vals[0].name, "lat");
+	EXPECT_INT(u, hist_entry_val(e, "lat")->num, 1234);
+	EXPECT_INT(u, hist_entry_key(e, "lat")->num, 1234);
+	EXPECT(u, !hist_entry_key(e, "nope"));
+	hist_set_free(&hs);
+}
+
+static void test_execname_string(struct unit *u)
+{
+	struct hist_set hs;
+	const struct hist_entry *e;
+	char *t;
+
+	if (load(u, "execname-string.hist", &hs)) {
+		u->failed = 1;
+		return;
+	}
+	EXPECT_INT(u, hs.n, 2);
+	e = &hs.hists[0].entries[0];
+	EXPECT_INT(u, e->keys[0].kind, HK_EXECNAME);
+	EXPECT_STR(u, e->keys[0].text, "systemd");
+	EXPECT_INT(u, e->keys[0].num, 1);
+	EXPECT_INT(u, e->keys[1].kind, HK_STRING);
+	EXPECT_STR(u, e->keys[1].text, "systemd");
+	EXPECT_INT(u, e->hitcount, 12);
+	e = &hs.hists[0].entries[1];
+	EXPECT_STR(u, e->keys[0].text, "kworker/u4:0");
+	EXPECT_INT(u, e->keys[0].num, 7);
+	/* a string holding ", comm:" and "}" stays one value */
+	EXPECT_STR(u, e->keys[1].text, "my, comm: odd}");
+	t = hist_entry_key_text(e);
+	EXPECT_STR(u, t, "kworker/u4:0[7], my, comm: odd}");
+	free(t);
+	EXPECT_STR(u, hs.hists[1].name, "tasks");
+	EXPECT(u, hs.hists[1].paused);
+	EXPECT_INT(u, hs.hists[1].nentries, 8);
+	EXPECT_INT(u, hs.hists[1].dropped, 12);
+	EXPECT_INT(u, hs.hists[1].entries[7].keys[0].num, 107);
+	hist_set_free(&hs);
+}
+
+static void test_modifiers(struct unit *u)
+{
+	struct hist_set hs;
+	const struct hist_entry *e;
+
+	if (load(u, "modifiers.hist", &hs)) {
+		u->failed = 1;
+		return;
+	}
+	EXPECT_INT(u, hs.n, 3);
+	e = &hs.hists[0].entries[0];
+	EXPECT_INT(u, e->keys[0].kind, HK_LOG2);
+	EXPECT_INT(u, e->keys[0].num, 5);
+	EXPECT_INT(u, e->vals[0].kind, HV_PERCENT);
+	EXPECT_STR(u, e->vals[0].name, "bytes_alloc");
+	EXPECT_INT(u, e->vals[0].num, 1205);
+	EXPECT_INT(u, hs.hists[0].entries[1].keys[0].num, 12);
+	e = &hs.hists[1].entries[0];
+	EXPECT_INT(u, e->nkeys, 3);
+	EXPECT_INT(u, e->keys[0].kind, HK_BUCKET);
+	EXPECT_INT(u, e->keys[0].num, 0);
+	EXPECT_INT(u, e->keys[0].num2, 99);
+	EXPECT_INT(u, e->keys[1].kind, HK_SYM_OFFSET);
+	EXPECT_STR(u, e->keys[1].text, "kmalloc_trace+0x2a/0x40");
+	EXPECT_INT(u, e->keys[2].kind, HK_HEX);
+	EXPECT_INT(u, e->keys[2].num, 0xcc0);
+	EXPECT_INT(u, e->hitcount, 4);
+	EXPECT_INT(u, hist_entry_val(e, "ptr")->num, 0xdeadbeef);
+	EXPECT_INT(u, hist_entry_val(e, "size")->kind, HV_GRAPH);
+	EXPECT_INT(u, hist_entry_val(e, "size")->num, 20);
+	EXPECT_INT(u, hist_entry_val(&hs.hists[1].entries[1], "size")->num, 5);
+	EXPECT_INT(u, hist_entry_val(&hs.hists[1].entries[1], "ptr")->num,
+		   0xabc);
+	e = &hs.hists[2].entries[0];
+	EXPECT_INT(u, e->keys[0].kind, HK_SYSCALL);
+	EXPECT_STR(u, e->keys[0].text, "sys_read");
+	EXPECT_INT(u, e->keys[0].num, 0);
+	EXPECT_INT(u, e->hitcount, 40);
+	hist_set_free(&hs);
+}
+
+static void test_handlers_stack(struct unit *u)
+{
+	struct hist_set hs;
+	const struct hist_entry *e;
+
+	if (load(u, "handlers-stack.hist", &hs)) {
+		u->failed = 1;
+		return;
+	}
+	EXPECT_INT(u, hs.n, 2);
+	e = &hs.hists[0].entries[0];
+	EXPECT_INT(u, e->keys[0].num, 2255);
+	EXPECT_INT(u, e->hitcount, 3);
+	EXPECT_STR(u, e->extra, "max:        123  next_comm: cyclictest"
+		   "                        prev_pid:          0");
+	e = &hs.hists[1].entries[0];
+	EXPECT_INT(u, e->keys[0].kind, HK_STACK);
+	EXPECT_STR(u, e->keys[0].text, "__kmalloc+0x11b/0x1b0;"
+		   "do_one_initcall+0x41/0x200;"
+		   "kernel_init_freeable+0x1d4/0x240");
+	EXPECT_INT(u, e->hitcount, 6);
+	hist_set_free(&hs);
+}
+
+static void test_empty_hist(struct unit *u)
+{
+	struct hist_set hs;
+
+	if (load(u, "empty.hist", &hs)) {
+		u->failed = 1;
+		return;
+	}
+	EXPECT_INT(u, hs.n, 1);
+	EXPECT_INT(u, hs.hists[0].nentries, 0);
+	EXPECT(u, hs.hists[0].have_totals);
+	hist_set_free(&hs);
+}
+
+static void expect_error(struct unit *u, const char *text, unsigned int line,
+			 const char *what)
+{
+	struct hist_set hs;
+	struct hist_error err;
+	int r = parse_str(text, &hs, &err);
+
+	EXPECT_INT(u, r, -EINVAL);
+	if (r)  {
+		EXPECT_INT(u, err.line, line);
+		if (!strstr(err.msg, what)) {
+			fprintf(stderr, "  message \"%s\" lacks \"%s\"\n",
+				err.msg, what);
+			u->failed = 1;
+		}
+	} else {
+		hist_set_free(&hs);
+	}
+}
+
+#define HDR "# event histogram\n#\n# trigger info: hist:keys=pid:vals=" \
+	    "hitcount:size=8 [active]\n#\n\n"
+
+static void test_errors(struct unit *u)
+{
+	expect_error(u, "", 0, "no histogram");
+	expect_error(u, "garbage\n", 1, "expected '# event histogram'");
+	expect_error(u, HDR "{ pid: 1 } hitcount: 1\n", 6, "no Totals");
+	expect_error(u, HDR "{ pid: 1 } hitcount: 1\n\nTotals:\n    Hits: 1\n",
+		     10, "missing 'Entries:'");
+	expect_error(u, HDR "{ pid: 1 } hitcount: 1\n\nTotals:\n    Hits: 1\n"
+		     "    Entries: 2\n    Dropped: 0\n", 8, "but 1 entries");
+	expect_error(u, HDR "{ pid: 1 } hitcount: x\n", 6, "not a number");
+	expect_error(u, HDR "{ pid: 1 } count: 1\n", 6, "no '} hitcount:'");
+	expect_error(u, HDR "{ pid: 1 } hitcount: 1 lat\n", 6, "expected 'name:");
+	expect_error(u, HDR "{ pid: 1 } lat: 3 hitcount: 1\n", 6, "") ;
+	expect_error(u, HDR "{ } hitcount: 1\n", 6, "entry without keys");
+	expect_error(u, HDR "{ =1 } hitcount: 1\n", 6, "expected 'name:'");
+	expect_error(u, HDR "hello world\n", 6, "not a hist entry");
+	expect_error(u, HDR "Totals:\n    Hits: 0\n    Entries: 0\n"
+		     "    Dropped: 0\nmore\n", 10, "after Totals");
+	expect_error(u, HDR "# event histogram\n", 6, "previous one");
+	{
+		struct hist_set hs;
+		struct hist_error err;
+		static const char bin[] = "# event histogram\n\0xx";
+
+		EXPECT_INT(u, hist_parse(bin, sizeof(bin) - 1, &hs, &err),
+			   -EINVAL);
+		EXPECT(u, strstr(err.msg, "NUL") != NULL);
+	}
+}
+
+static void test_no_trigger_line(struct unit *u)
+{
+	/* without "# trigger info" keys are found by their "name:" */
+	static const char t[] = "# event histogram\n"
+		"{ common_pid: bash            [       123], "
+		"func: [ffffffff810001a0] foo_bar } hitcount:          2"
+		"  lat:         10\n\nTotals:\n    Hits: 2\n    Entries: 1\n"
+		"    Dropped: 0\n";
+	struct hist_set hs;
+	struct hist_error err;
+
+	EXPECT_INT(u, parse_str(t, &hs, &err), 0);
+	if (hs.n != 1)
+		return;
+	EXPECT_INT(u, hs.hists[0].entries[0].keys[0].kind, HK_EXECNAME);
+	EXPECT_STR(u, hs.hists[0].entries[0].keys[0].text, "bash");
+	EXPECT_INT(u, hs.hists[0].entries[0].keys[0].num, 123);
+	EXPECT_STR(u, hs.hists[0].entries[0].keys[1].text, "foo_bar");
+	EXPECT_INT(u, hs.hists[0].entries[0].vals[0].num, 10);
+	hist_set_free(&hs);
+}
+
+static const struct unit_case cases[] = {
+	UNIT_CASE(test_synth_latency),
+	UNIT_CASE(test_execname_string),
+	UNIT_CASE(test_modifiers),
+	UNIT_CASE(test_handlers_stack),
+	UNIT_CASE(test_empty_hist),
+	UNIT_CASE(test_errors),
+	UNIT_CASE(test_no_trigger_line),
+};
+
+int main(void)
+{
+	return UNIT_RUN(cases);
+}
