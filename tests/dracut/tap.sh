@@ -1,0 +1,117 @@
+# shellcheck shell=bash
+# tests/dracut/tap.sh - TAP helpers and fixtures for the dracut module tests.
+#
+#   t_plan N / t_ok DESC CMD... / t_is GOT WANT DESC / t_skip_all REASON
+#   t_done                      exit status: 0 when nothing failed
+#   t_farm DIR                  dracutbasedir: /usr/lib/dracut + our modules
+#   t_dracut IMG CONFDIR ARGS...
+#                               kernel-module-free dracut run (base module
+#                               plus ARGS), log in $T_LOG; returns its status
+#   t_sha FILE                  sha256 of FILE
+# Every test runs in $T_TMP (removed at exit).  Nothing outside it is
+# written except the cache of module-less fixture images.
+# shellcheck disable=SC2034 # T_* are read by the test files
+
+BT_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+export BT_TOP
+T_MOD=$BT_TOP/dracut-module/95bootconfig
+T_N=0
+T_FAILED=0
+T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/boottrace-dracut-test.XXXXXX")
+T_LOG=$T_TMP/dracut.log
+trap 'rm -rf "$T_TMP"' EXIT
+# shellcheck source=../../scripts/lib.sh
+. "$BT_TOP/scripts/lib.sh"
+
+t_plan()
+{
+	echo "1..$1"
+}
+
+t_skip_all()
+{
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
+t_result()
+{
+	T_N=$((T_N + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $T_N - $2"
+	else
+		echo "not ok $T_N - $2"
+		T_FAILED=$((T_FAILED + 1))
+	fi
+}
+
+t_ok()
+{
+	local desc=$1 rc=0
+	shift
+	"$@" >"$T_TMP/.out" 2>&1 || rc=$?
+	t_result "$rc" "$desc"
+	[ "$rc" = 0 ] || sed 's/^/# /' "$T_TMP/.out" | head -n 20
+}
+
+t_is()
+{
+	if [ "$1" = "$2" ]; then
+		t_result 0 "$3"
+	else
+		t_result 1 "$3"
+		diff <(printf '%s\n' "$2") <(printf '%s\n' "$1") | head -n 20 | sed 's/^/# /'
+	fi
+}
+
+t_done()
+{
+	[ "$T_FAILED" = 0 ]
+}
+
+t_sha()
+{
+	sha256sum <"$1" | cut -c1-64
+}
+
+# Our bootconfig, built if needed.
+t_tool()
+{
+	[ -x "$BT_TOP/bootconfig/build/bootconfig" ] ||
+		make -s -C "$BT_TOP/bootconfig" >&2 || return 1
+	echo "$BT_TOP/bootconfig/build/bootconfig"
+}
+
+t_farm()
+{
+	local farm=$1 e
+
+	mkdir -p "$farm/modules.d"
+	for e in /usr/lib/dracut/*; do
+		[ "${e##*/}" = modules.d ] || ln -s "$e" "$farm/${e##*/}"
+	done
+	for e in /usr/lib/dracut/modules.d/*; do
+		ln -s "$e" "$farm/modules.d/${e##*/}"
+	done
+	ln -s "$T_MOD" "$farm/modules.d/95bootconfig"
+	ln -s "$BT_TOP/dracut-module/90boottrace-collect" "$farm/modules.d/90boottrace-collect"
+}
+
+# t_dracut IMG CONFDIR [--modules M] [dracut args...]: default modules
+# "base bootconfig", default kernel release `uname -r` (T_KVER overrides).
+t_dracut()
+{
+	local img=$1 confdir=$2 mods="base bootconfig"
+	shift 2
+	if [ "${1:-}" = --modules ]; then
+		mods=$2
+		shift 2
+	fi
+	[ -d "$T_TMP/farm" ] || t_farm "$T_TMP/farm"
+	dracutbasedir="$T_TMP/farm" nice dracut --force --no-kernel --no-hostonly \
+		--no-hostonly-cmdline --conf /dev/null --confdir "$confdir" \
+		--modules "$mods" --no-early-microcode --reproducible \
+		--tmpdir "$T_TMP" "$@" "$img" "${T_KVER:-$(uname -r)}" >"$T_LOG" 2>&1
+}
+
+bt_need_pkgs dracut-core cpio zstd gzip
