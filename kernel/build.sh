@@ -165,8 +165,8 @@ series_list=$(read_series "$series_file" "$patch_dir")
 patches=()
 [ -z "$series_list" ] || mapfile -t patches <<<"$series_list"
 
-bt_need_pkgs gcc make flex bison bc libelf-dev libssl-dev ccache patch \
-	xz-utils cpio
+# Only what the cache key needs here; the rest once we know we build.
+bt_need_pkgs gcc binutils
 pkgver=$(bt_tree_pkgver "$tree")
 series_hash=$(hash_named "$patch_dir" ${patches[@]+"${patches[@]}"})
 fragment_hash=$(hash_contents "${fragments[@]}")
@@ -193,6 +193,8 @@ if [ "$force" = 0 ] && [ -f "$out/bzImage" ]; then
 	exit 0
 fi
 
+bt_need_pkgs make flex bison bc libelf-dev libssl-dev ccache patch xz-utils cpio
+
 # ---------------------------------------------------------------------------
 # Locks: one builder per entry, and one kernel build at a time per cache
 # (the builds are CPU-bound; two at once only slow each other down).
@@ -212,6 +214,7 @@ exec 9>"$cache/kernels/.build.lock"
 if ! flock -n 9; then
 	step "another kernel build is running; waiting ($cache/kernels/.build.lock)"
 	flock 9
+	step "build lock acquired"
 fi
 
 # Leftovers of builds that were killed (we hold the entry lock).
