@@ -196,8 +196,9 @@ fi
 bt_need_pkgs make flex bison bc libelf-dev libssl-dev ccache patch xz-utils cpio
 
 # ---------------------------------------------------------------------------
-# Locks: one builder per entry, and one kernel build at a time per cache
-# (the builds are CPU-bound; two at once only slow each other down).
+# Locks: one builder per entry; and (below, around `make bzImage` only) one
+# kernel compile at a time per cache: the builds are CPU-bound, two at once
+# only slow each other down.
 # ---------------------------------------------------------------------------
 mkdir -p "$entry"
 exec 8>"$entry/.lock"
@@ -209,12 +210,6 @@ if [ "$force" = 0 ] && [ -f "$out/bzImage" ]; then
 	step "built by the other process"
 	printf '%s\n' "$out/bzImage"
 	exit 0
-fi
-exec 9>"$cache/kernels/.build.lock"
-if ! flock -n 9; then
-	step "another kernel build is running; waiting ($cache/kernels/.build.lock)"
-	flock 9
-	step "build lock acquired"
 fi
 
 # Leftovers of builds that were killed (we hold the entry lock).
@@ -344,6 +339,12 @@ fi
 step "config merged and verified (${#order[@]} symbols) in $((SECONDS - t))s"
 
 # --- build ---------------------------------------------------------------
+exec 9>"$cache/kernels/.build.lock"
+if ! flock -n 9; then
+	step "another kernel build is running; waiting ($cache/kernels/.build.lock)"
+	flock 9
+	step "build lock acquired"
+fi
 t=$SECONDS
 read -r hits0 miss0 < <(ccache_counts)
 step "make -j$jobs bzImage (ccache $CCACHE_DIR)"
