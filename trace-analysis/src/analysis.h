@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * analysis.h - what trace-analysis learns from one bundle (docs/bundle.md).
+ *
+ * analysis_load() reads the bundle's text state (metadata, tracefs dump,
+ * hist files, dmesg, proc/bootconfig), then trace.dat through libtracecmd,
+ * then derives the initcall table, data loss and the "was it applied"
+ * check.  Problems with single inputs are recorded in @problems (and the
+ * report shows them); only a missing bundle is fatal.
+ */
+#ifndef TA_ANALYSIS_H
+#define TA_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hist.h"
+
+struct kv {
+	char *key;
+	char *val;
+};
+
+struct cpu_stat {
+	int cpu;
+	uint64_t entries, overrun, commit_overrun, bytes, dropped, read;
+};
+
+/* An event dumped under tracefs/.../events/GROUP/EVENT/. */
+struct ev_state {
+	char *system;
+	char *name;
+	char *enable;		/* "1", "0", "0*", "1*" or NULL */
+	char *filter;		/* NULL when "none" */
+	char *trigger;		/* trigger lines (not starting with '#') */
+	bool has_hist;
+	struct hist_set hist;	/* parsed hist, when has_hist and no error */
+	char *hist_error;	/* "line N: ..." when the hist did not parse */
+	uint64_t count;		/* records in trace.dat (this instance) */
+};
+
+/* An event type seen in trace.dat. */
+struct ev_count {
+	char *system;
+	char *name;
+	uint64_t count;
+	uint64_t first_ts, last_ts;
+};
+
+struct instance {
+	char *name;		/* "" for the top buffer */
+	char *dir;		/* its directory in the bundle */
+	char *tracer, *clock, *buffer_size_kb, *cpumask, *options;
+	char *set_event, *ftrace_filter, *ftrace_notrace, *error_log;
+	struct cpu_stat *cpus;
+	size_t ncpus;
+	struct ev_state *events;
+	size_t nevents;
+	/* from trace.dat */
+	bool in_trace;
+	struct ev_count *counts;	/* indexed by event id, sparse */
+	size_t ncounts;
+	uint64_t nrecords, first_ts, last_ts;
+	uint64_t missed_records;	/* records that follow lost events */
+	uint64_t missed_events;		/* known number of lost events */
+	bool missed_unknown;		/* some losses of unknown size */
+};
+
+struct initcall {
+	char *func;
+	uint64_t addr;
+	char *level;		/* initcall_level before it, or NULL */
+	uint64_t start_ns;	/* trace timestamp; 0 for hist rows */
+	uint64_t dur_ns;
+	uint64_t count;		/* hist rows: hits summed into dur_ns */
+	int ret;
+	bool finished;
+	int cpu;
+};
+
+struct kprobe {
+	char *name;
+	char *def;		/* definition line from kprobe_events */
+	uint64_t hits, misses;	/* kprobe_profile */
+	bool have_profile;
+	uint64_t traced;	/* records in trace.dat (all instances) */
+};
+
+enum set_status { SET_APPLIED, SET_FAILED, SET_UNCHECKED };
+
+struct setting {
+	char *key;		/* full bootconfig key */
+	char *value;		/* values joined by ", " */
+	char *instance;		/* "" top, else the instance name */
+	enum set_status status;
+	char *detail;		/* what was seen, or why it failed */
+	bool dmesg_failed;
+};
+
+enum loss_kind {
+	LOSS_OVERRUN, LOSS_COMMIT_OVERRUN, LOSS_DROPPED, LOSS_MISSED,
+	LOSS_HIST_DROPPED, LOSS_NEVER_FIRED, LOSS_COLLECT,
+};
+
+struct loss {
+	enum loss_kind kind;
+	char *instance;
+	char *what;		/* cpu, event or hist */
+	uint64_t count;
+	char *detail;
+};
+
+struct analysis {
+	char *path;
+	struct kv *meta;
+	size_t nmeta;
+	struct instance *inst;
+	size_t ninst;
+	bool trace_ok;
+	char *trace_error;
+	uint64_t total_records;
+	uint64_t first_ts, last_ts;
+	struct initcall *initcalls;	/* from trace.dat, in start order */
+	size_t ninitcalls;
+	struct initcall *hist_initcalls; /* from a latency histogram */
+	size_t nhist_initcalls;
+	char *hist_initcalls_src;	/* "instance:group:event" */
+	struct kprobe *kprobes;
+	size_t nkprobes;
+	struct setting *settings;
+	size_t nsettings;
+	bool bconf_loaded;		/* proc/bootconfig present and parsed */
+	char **boot_errors;		/* trace_boot: lines in dmesg */
+	size_t nboot_errors;
+	char **unattributed;		/* errors no setting claims */
+	size_t nunattributed;
+	struct loss *losses;
+	size_t nlosses;
+	char **problems;		/* inputs that could not be read */
+	size_t nproblems;
+};
+
+/*
+ * Load @dir.  Returns 0, or -1 with a message in *@err (malloc'ed) when
+ * @dir is not a bundle at all.
+ */
+int analysis_load(const char *dir, struct analysis *a, char **err);
+void analysis_free(struct analysis *a);
+void analysis_problem(struct analysis *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+const char *analysis_meta(const struct analysis *a, const char *key);
+const struct instance *analysis_instance(const struct analysis *a,
+					 const char *name);
+/* Instance label for output: "top" or the name. */
+const char *inst_label(const struct instance *in);
+const char *loss_kind_name(enum loss_kind k);
+size_t analysis_failed_settings(const struct analysis *a);
+
+/* Steps of analysis_load(), in separate files. */
+void bundle_read_tracefs(struct analysis *a);		/* bundle.c */
+void trace_read(struct analysis *a);			/* trace.c */
+void applied_check(struct analysis *a);			/* applied.c */
+void derive_initcall_hist(struct analysis *a);		/* derive.c */
+void derive_losses(struct analysis *a);			/* derive.c */
+
+/* Helpers shared by the steps (bundle.c). */
+char *bundle_file(const struct analysis *a, const char *rel);
+char *bundle_text(struct analysis *a, const char *rel, bool quiet);
+struct instance *instance_get(struct analysis *a, const char *name);
+
+#endif /* TA_ANALYSIS_H */

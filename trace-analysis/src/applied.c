@@ -1,0 +1,906 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * applied.c - "was it applied": every ftrace.* setting the kernel parsed
+ * (proc/bootconfig, read with libbootconfig) against the dumped tracefs
+ * state, the trace_boot: errors in dmesg and the tracefs error_log.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bootconfig.h>
+
+#include "analysis.h"
+#include "util.h"
+
+struct req {
+	struct setting *s;
+	char *rest;		/* key after "ftrace.[instance.NAME.]" */
+	char **vals;
+	size_t nvals;
+	bool state_failed;
+};
+
+struct actx {
+	struct analysis *a;
+	struct req *reqs;
+	size_t n;
+};
+
+static void set_result(struct req *r, enum set_status st, char *detail)
+{
+	free(r->s->detail);
+	r->s->status = st;
+	r->s->detail = detail;
+	r->state_failed = st == SET_FAILED;
+}
+
+/* The line of @text equal to @want (or matching the glob), or NULL. */
+static bool has_line(const char *text, const char *want, bool glob)
+{
+	char *copy, *l, *save = NULL;
+	bool found = false;
+
+	if (!text)
+		return false;
+	copy = xstrdup(text);
+	for (l = strtok_r(copy, "\n", &save); l && !found;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char *t = trim(l), *sp = strpbrk(t, " \t");
+
+		if (glob && sp)
+			*sp = '\0';
+		found = glob ? !fnmatch(want, t, 0) : !strcmp(t, want);
+	}
+	free(copy);
+	return found;
+}
+
+static size_t count_lines(const char *text)
+{
+	size_t n = 0;
+
+	for (; text && *text; text++)
+		n += *text == '\n';
+	return text ? n + 1 : 0;
+}
+
+static const struct ev_state *find_ev(const struct instance *in,
+				      const char *sys, const char *name)
+{
+	size_t i;
+
+	for (i = 0; in && i < in->nevents; i++)
+		if (!strcmp(in->events[i].system, sys) &&
+		    !strcmp(in->events[i].name, name))
+			return &in->events[i];
+	return NULL;
+}
+
+/* memparse(): a number with an optional K, M, G suffix. */
+static bool memparse(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return false;
+	switch (toupper((unsigned char)*end)) {
+	case 'G': v <<= 10; /* fall through */
+	case 'M': v <<= 10; /* fall through */
+	case 'K': v <<= 10; end++; break;
+	default: break;
+	}
+	*out = v;
+	return *end == '\0';
+}
+
+static void check_buffer_size(struct req *r, const struct instance *in)
+{
+	uint64_t want, kb;
+	char *end;
+
+	if (!memparse(r->vals[0], &want)) {
+		set_result(r, SET_FAILED, xasprintf("'%s' is not a size",
+						    r->vals[0]));
+		return;
+	}
+	kb = in->buffer_size_kb ? strtoull(in->buffer_size_kb, &end, 10) : 0;
+	if (!in->buffer_size_kb || end == in->buffer_size_kb) {
+		set_result(r, SET_UNCHECKED, xstrdup("buffer_size_kb not "
+						     "dumped"));
+		return;
+	}
+	if (want < 4096)
+		set_result(r, SET_FAILED, xasprintf("below one page; the "
+			   "buffer is %llu KiB per CPU",
+			   (unsigned long long)kb));
+	else if (kb * 1024 + 16384 < want || kb * 1024 > want + want / 50 + 16384)
+		set_result(r, SET_FAILED, xasprintf("buffer is %llu KiB per "
+			   "CPU, asked %llu KiB", (unsigned long long)kb,
+			   (unsigned long long)(want >> 10)));
+	else
+		set_result(r, SET_APPLIED, xasprintf("%llu KiB per CPU",
+			   (unsigned long long)kb));
+}
+
+static char *norm_mask(const char *s)
+{
+	struct sbuf b = { 0 };
+
+	for (; *s; s++)
+		if (*s != ',' && !isspace((unsigned char)*s) &&
+		    !(*s == '0' && !b.len))
+			sbuf_add(&b, s, 1);
+	return b.len ? sbuf_steal(&b) : xstrdup("0");
+}
+
+static void check_cpumask(struct req *r, const struct instance *in)
+{
+	char *want = norm_mask(r->vals[0]), *have;
+
+	if (!in->cpumask) {
+		set_result(r, SET_UNCHECKED, xstrdup("tracing_cpumask not "
+						     "dumped"));
+		free(want);
+		return;
+	}
+	have = norm_mask(in->cpumask);
+	if (!strcasecmp(want, have))
+		set_result(r, SET_APPLIED, xasprintf("mask %s", in->cpumask));
+	else
+		set_result(r, SET_FAILED, xasprintf("mask is %s",
+						    in->cpumask));
+	free(want);
+	free(have);
+}
+
+/* Each value must hold; @what names the file for the message. */
+static void check_each(struct req *r, const char *text, bool glob,
+		       const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < r->nvals; i++) {
+		if (!has_line(text, r->vals[i], glob)) {
+			set_result(r, SET_FAILED, xasprintf("'%s' not in %s",
+				   r->vals[i], what));
+			return;
+		}
+	}
+	set_result(r, SET_APPLIED, xasprintf("in %s", what));
+}
+
+static void check_events_list(struct req *r, const struct instance *in)
+{
+	size_t i;
+
+	for (i = 0; i < r->nvals; i++) {
+		char *pat = strchr(r->vals[i], ':') ? xstrdup(r->vals[i]) :
+			    xasprintf("*:%s", r->vals[i]);
+
+		if (!has_line(in->set_event, pat, true)) {
+			set_result(r, SET_FAILED, xasprintf("'%s' not "
+				   "enabled (set_event)", r->vals[i]));
+			free(pat);
+			return;
+		}
+		free(pat);
+	}
+	set_result(r, SET_APPLIED, xstrdup("enabled (set_event)"));
+}
+
+/* "hist:keys=a,b:vals=..." -> "a,b" (malloc'ed) or NULL. */
+static char *hist_keys(const char *cmd)
+{
+	const char *k = strstr(cmd, "keys=");
+	size_t n;
+
+	if (!k)
+		return NULL;
+	k += 5;
+	n = strcspn(k, ": ");
+	return xstrndup(k, n);
+}
+
+/* The trigger command word: "hist", "traceon", "snapshot", ... */
+static char *trigger_cmd(const char *s)
+{
+	return xstrndup(s, strcspn(s, ": \t"));
+}
+
+static bool trigger_matches(const char *line, const char *want)
+{
+	char *c1 = trigger_cmd(line), *c2 = trigger_cmd(want);
+	bool ok = !strcmp(c1, c2);
+
+	if (ok && !strcmp(c1, "hist")) {
+		char *k1 = hist_keys(line), *k2 = hist_keys(want);
+
+		ok = k1 && k2 && !strcmp(k1, k2);
+		free(k1);
+		free(k2);
+	}
+	free(c1);
+	free(c2);
+	return ok;
+}
+
+static bool has_trigger(const struct ev_state *ev, const char *want)
+{
+	char *copy, *l, *save = NULL;
+	bool found = false;
+
+	if (!ev || !ev->trigger)
+		return false;
+	copy = xstrdup(ev->trigger);
+	for (l = strtok_r(copy, "\n", &save); l && !found;
+	     l = strtok_r(NULL, "\n", &save))
+		found = trigger_matches(l, want);
+	free(copy);
+	return found;
+}
+
+static void check_actions(struct req *r, const struct ev_state *ev,
+			  const char *ge)
+{
+	size_t i;
+
+	for (i = 0; i < r->nvals; i++) {
+		if (!has_trigger(ev, r->vals[i])) {
+			set_result(r, SET_FAILED, xasprintf("no such trigger "
+				   "on %s", ge));
+			return;
+		}
+	}
+	set_result(r, SET_APPLIED, xasprintf("trigger on %s", ge));
+}
+
+static bool synth_defined(struct analysis *a, const char *name)
+{
+	char *t = bundle_text(a, "tracefs/synthetic_events", true);
+	char *l, *save = NULL;
+	bool found = false;
+
+	for (l = t ? strtok_r(t, "\n", &save) : NULL; l && !found;
+	     l = strtok_r(NULL, "\n", &save))
+		found = !strncmp(l, name, strlen(name)) &&
+			isspace((unsigned char)l[strlen(name)]);
+	free(t);
+	return found;
+}
+
+static const struct kprobe *find_kprobe(const struct analysis *a,
+					const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < a->nkprobes; i++)
+		if (!strcmp(a->kprobes[i].name, name))
+			return &a->kprobes[i];
+	return NULL;
+}
+
+/* event.GROUP.EVENT.{enable,filter,actions,probes,fields,hist...} */
+static void check_event_key(struct actx *c, struct req *r,
+			    const struct instance *in, char **w, size_t nw)
+{
+	char *ge = xasprintf("%s:%s", w[1], w[2]);
+	const struct ev_state *ev = find_ev(in, w[1], w[2]);
+	const char *k = w[3];
+
+	if (!strcmp(k, "enable")) {
+		if ((ev && ev->enable && ev->enable[0] == '1') ||
+		    has_line(in->set_event, ge, false))
+			set_result(r, SET_APPLIED, xasprintf("%s enabled", ge));
+		else
+			set_result(r, SET_FAILED, xasprintf("%s not enabled",
+							    ge));
+	} else if (!strcmp(k, "filter")) {
+		if (ev && ev->filter && !strcmp(ev->filter, r->vals[0]))
+			set_result(r, SET_APPLIED, xasprintf("filter on %s", ge));
+		else if (ev && ev->filter)
+			set_result(r, SET_FAILED, xasprintf("%s has filter '%s'",
+				   ge, ev->filter));
+		else
+			set_result(r, SET_FAILED, xasprintf("no filter on %s",
+							    ge));
+	} else if (!strcmp(k, "actions")) {
+		check_actions(r, ev, ge);
+	} else if (!strcmp(k, "probes") && !strcmp(w[1], "kprobes")) {
+		const struct kprobe *kp = find_kprobe(c->a, w[2]);
+
+		if (kp)
+			set_result(r, SET_APPLIED, xasprintf("defined: %s",
+							     kp->def));
+		else
+			set_result(r, SET_FAILED, xasprintf("no kprobe %s in "
+				   "kprobe_events", w[2]));
+	} else if (!strcmp(k, "fields") && !strcmp(w[1], "synthetic")) {
+		if (synth_defined(c->a, w[2]))
+			set_result(r, SET_APPLIED, xasprintf("synthetic event "
+				   "%s defined", w[2]));
+		else
+			set_result(r, SET_FAILED, xasprintf("no synthetic "
+				   "event %s", w[2]));
+	} else if (!strcmp(k, "hist")) {
+		char *cmd = xasprintf("hist:keys=%s", r->vals[0]);
+
+		if (has_trigger(ev, cmd))
+			set_result(r, SET_APPLIED, xasprintf("hist trigger on "
+				   "%s", ge));
+		else
+			set_result(r, SET_FAILED, xasprintf("no hist trigger "
+				   "with keys=%s on %s", r->vals[0], ge));
+		free(cmd);
+	} else {
+		set_result(r, SET_UNCHECKED, xstrdup("not checked"));
+	}
+	(void)nw;
+	free(ge);
+}
+
+static size_t split_words(char *s, char **w, size_t max)
+{
+	size_t n = 0;
+	char *save = NULL, *t;
+
+	for (t = strtok_r(s, ".", &save); t && n < max;
+	     t = strtok_r(NULL, ".", &save))
+		w[n++] = t;
+	return n;
+}
+
+static void check_one(struct actx *c, struct req *r)
+{
+	struct analysis *a = c->a;
+	const struct instance *in = analysis_instance(a, r->s->instance);
+	char *copy = xstrdup(r->rest), *w[20];
+	size_t nw = split_words(copy, w, ARRAY_SIZE(w));
+	const char *k = r->rest;
+
+	if (!in || (*r->s->instance && !in->tracer && !in->nevents)) {
+		set_result(r, SET_FAILED, xasprintf("instance '%s' not in the "
+			   "bundle (not created)", r->s->instance));
+	} else if (!strcmp(k, "options")) {
+		check_each(r, in->options, false, "trace_options");
+	} else if (!strcmp(k, "tracing_on")) {
+		set_result(r, SET_UNCHECKED, xstrdup("the collector stops "
+			   "tracing before the dump"));
+	} else if (!strcmp(k, "trace_clock")) {
+		char *want = xasprintf("[%s]", r->vals[0]);
+
+		if (in->clock && strstr(in->clock, want))
+			set_result(r, SET_APPLIED, xasprintf("clock %s",
+							     r->vals[0]));
+		else
+			set_result(r, SET_FAILED, xasprintf("trace_clock is "
+				   "'%s'", in->clock ? in->clock : "?"));
+		free(want);
+	} else if (!strcmp(k, "buffer_size")) {
+		check_buffer_size(r, in);
+	} else if (!strcmp(k, "cpumask")) {
+		check_cpumask(r, in);
+	} else if (!strcmp(k, "events")) {
+		check_events_list(r, in);
+	} else if (!strcmp(k, "ftrace.filters")) {
+		check_each(r, in->ftrace_filter, true, "set_ftrace_filter");
+	} else if (!strcmp(k, "ftrace.notraces")) {
+		check_each(r, in->ftrace_notrace, true, "set_ftrace_notrace");
+	} else if (!strcmp(k, "tracer")) {
+		if (in->tracer && !strcmp(in->tracer, r->vals[0]))
+			set_result(r, SET_APPLIED, xasprintf("current_tracer "
+				   "%s", in->tracer));
+		else
+			set_result(r, SET_FAILED, xasprintf("current_tracer is "
+				   "'%s'", in->tracer ? in->tracer : "?"));
+	} else if (!strcmp(k, "event.enable")) {
+		if (count_lines(in->set_event) > 0)
+			set_result(r, SET_APPLIED, xasprintf("%zu events "
+				   "enabled", count_lines(in->set_event)));
+		else
+			set_result(r, SET_FAILED, xstrdup("no event enabled"));
+	} else if (nw == 3 && !strcmp(w[0], "event") &&
+		   !strcmp(w[2], "enable")) {
+		char *pat = xasprintf("%s:*", w[1]);
+
+		if (has_line(in->set_event, pat, true))
+			set_result(r, SET_APPLIED, xasprintf("%s enabled", pat));
+		else
+			set_result(r, SET_FAILED, xasprintf("no %s event "
+				   "enabled", w[1]));
+		free(pat);
+	} else if (nw >= 4 && !strcmp(w[0], "event")) {
+		check_event_key(c, r, in, w, nw);
+	} else {
+		set_result(r, SET_UNCHECKED, xstrdup("not a trace_boot key"));
+	}
+	free(copy);
+}
+
+/* --- requested settings ------------------------------------------------ */
+
+static struct req *add_req(struct actx *c, const char *key, const char *inst,
+			   const char *rest)
+{
+	struct req *r;
+	struct setting *s;
+
+	c->reqs = xrealloc(c->reqs, (c->n + 1) * sizeof(*r));
+	r = &c->reqs[c->n++];
+	memset(r, 0, sizeof(*r));
+	s = xcalloc(1, sizeof(*s));
+	s->key = xstrdup(key);
+	s->instance = xstrdup(inst);
+	s->status = SET_UNCHECKED;
+	r->s = s;
+	r->rest = xstrdup(rest);
+	return r;
+}
+
+static void add_val(struct req *r, const char *v)
+{
+	r->vals = xrealloc(r->vals, (r->nvals + 1) * sizeof(*r->vals));
+	r->vals[r->nvals++] = xstrdup(v);
+}
+
+static bool have_req(const struct actx *c, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->reqs[i].s->key, key))
+			return true;
+	return false;
+}
+
+/* Collapse event.G.E.hist[.N].* leaves into one setting per hist. */
+static bool add_hist_req(struct actx *c, const struct bconf *bc,
+			 const char *key, const char *inst, const char *rest)
+{
+	char *copy = xstrdup(rest), *w[20], *hkey, *hrest;
+	size_t nw = split_words(copy, w, ARRAY_SIZE(w)), plen;
+	const struct bconf_node *node;
+	const char *keys;
+	bool numbered;
+
+	if (nw < 5 || strcmp(w[0], "event") || strcmp(w[3], "hist")) {
+		free(copy);
+		return false;
+	}
+	numbered = isdigit((unsigned char)w[4][0]);
+	hrest = numbered ? xasprintf("event.%s.%s.hist.%s", w[1], w[2], w[4]) :
+			   xasprintf("event.%s.%s.hist", w[1], w[2]);
+	plen = strlen(key) - strlen(rest);
+	hkey = xasprintf("%.*s%s", (int)plen, key, hrest);
+	if (!have_req(c, hkey)) {
+		struct req *r = add_req(c, hkey, inst, "");
+
+		free(r->rest);
+		r->rest = xasprintf("event.%s.%s.hist", w[1], w[2]);
+		node = bconf_find_node(bc, NULL, hkey);
+		keys = node ? bconf_find_value(bc, node, "keys", NULL) : NULL;
+		add_val(r, keys ? keys : "");
+	}
+	free(hkey);
+	free(hrest);
+	free(copy);
+	return true;
+}
+
+static void add_leaf(struct actx *c, const struct bconf *bc,
+		     const struct bconf_node *leaf)
+{
+	char key[512], inst[256] = "";
+	const char *rest;
+	const struct bconf_node *v;
+	struct req *r;
+
+	if (bconf_compose_key(leaf, NULL, key, sizeof(key)) < 0)
+		return;
+	if (!strcmp(key, "kernel.trace_clock")) {
+		rest = "trace_clock";
+	} else if (!strncmp(key, "ftrace.instance.", 16)) {
+		const char *n = key + 16, *dot = strchr(n, '.');
+
+		if (!dot || (size_t)(dot - n) >= sizeof(inst))
+			return;
+		memcpy(inst, n, (size_t)(dot - n));
+		inst[dot - n] = '\0';
+		rest = dot + 1;
+	} else if (!strncmp(key, "ftrace.", 7)) {
+		rest = key + 7;
+	} else {
+		return;
+	}
+	if (add_hist_req(c, bc, key, inst, rest))
+		return;
+	r = add_req(c, key, inst, rest);
+	for (v = bconf_node_value(leaf); v; v = bconf_value_next(v))
+		add_val(r, bconf_node_data(v));
+	if (!r->nvals)
+		add_val(r, "");
+}
+
+static int load_requests(struct actx *c)
+{
+	struct analysis *a = c->a;
+	const char *status = analysis_meta(a, "bootconfig_status");
+	char *t = bundle_text(a, "proc/bootconfig", true);
+	struct bconf *bc = NULL;
+	struct bconf_error err;
+	const struct bconf_node *leaf = NULL;
+	int r;
+
+	if (!t) {
+		analysis_problem(a, "proc/bootconfig: missing: the kernel "
+				 "applied no bootconfig (bootconfig_status=%s)",
+				 status ? status : "?");
+		return -1;
+	}
+	/* "# Parameters from bootloader:" lines are comments for the parser */
+	r = bconf_parse(t, strlen(t), &bc, &err);
+	free(t);
+	if (r == -ENODATA)
+		return 0;
+	if (r) {
+		analysis_problem(a, "proc/bootconfig: line %u: %s", err.line,
+				 err.msg ? err.msg : "parse error");
+		return -1;
+	}
+	a->bconf_loaded = true;
+	while ((leaf = bconf_next_leaf(bc, NULL, leaf)))
+		add_leaf(c, bc, leaf);
+	bconf_free(bc);
+	return 0;
+}
+
+/* --- trace_boot: lines in dmesg and error_log entries ------------------- */
+
+enum match { M_VALUE, M_EVENT, M_GE_ALL, M_GE, M_ANY, M_INSTANCE, M_HIST };
+
+struct rule {
+	const char *prefix;
+	const char *kind;	/* last word(s) of the key; NULL: any */
+	enum match how;
+};
+
+static const struct rule rules[] = {
+	{ "Failed to set option: ", "options", M_VALUE },
+	{ "String is too long: ", NULL, M_VALUE },
+	{ "Failed to set tracing on: ", "tracing_on", M_VALUE },
+	{ "Failed to set trace clock: ", "trace_clock", M_VALUE },
+	{ "Buffer size is too small: ", "buffer_size", M_VALUE },
+	{ "Failed to resize trace buffer to ", "buffer_size", M_VALUE },
+	{ "Failed to set new CPU mask ", "cpumask", M_VALUE },
+	{ "Failed to enable event: ", "events", M_VALUE },
+	{ "Failed to generate probe: ", "probes", M_EVENT },
+	{ "Failed to add probe: ", "probes", M_EVENT },
+	{ "Failed to add synthetic event: ", "fields", M_EVENT },
+	{ "Failed to find event: ", NULL, M_GE_ALL },
+	{ "filter string is too long: ", "filter", M_VALUE },
+	{ "Failed to apply filter: ", "filter", M_VALUE },
+	{ "action string is too long: ", "actions", M_VALUE },
+	{ "Failed to apply an action: ", "actions", M_VALUE },
+	{ "Failed to enable event node: ", "enable", M_GE },
+	{ "Failed to set given tracer: ", "tracer", M_VALUE },
+	{ "Failed to allocate snapshot buffer", "alloc_snapshot", M_ANY },
+	{ "Failed to get trace instance ", NULL, M_INSTANCE },
+	{ "Failed to apply hist trigger: ", "hist", M_HIST },
+	{ "Failed to add ", "ftrace.filters", M_VALUE },
+	{ "Failed to add ", "ftrace.notraces", M_VALUE },
+};
+
+static bool kind_is(const struct req *r, const char *kind)
+{
+	size_t n = strlen(r->rest), k = strlen(kind);
+
+	return !strcmp(r->rest, kind) ||
+	       (n > k && r->rest[n - k - 1] == '.' &&
+		!strcmp(r->rest + n - k, kind));
+}
+
+static bool value_is(const struct req *r, const char *p)
+{
+	size_t i;
+
+	for (i = 0; i < r->nvals; i++)
+		if (!strcmp(r->vals[i], p) ||
+		    (strlen(p) > 3 && strstr(r->vals[i], p)))
+			return true;
+	return false;
+}
+
+/* event.G.E... of the request, into @g and @e; false if not an event key */
+static bool req_event(const struct req *r, char *g, char *e, size_t size)
+{
+	char *copy = xstrdup(r->rest), *w[20];
+	size_t nw = split_words(copy, w, ARRAY_SIZE(w));
+	bool ok = nw >= 4 && !strcmp(w[0], "event");
+
+	if (ok) {
+		snprintf(g, size, "%s", w[1]);
+		snprintf(e, size, "%s", w[2]);
+	}
+	free(copy);
+	return ok;
+}
+
+static bool word_in(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = strstr(s, word); p; p = strstr(p + 1, word)) {
+		bool left = p == s || !(isalnum((unsigned char)p[-1]) ||
+					p[-1] == '_');
+		bool right = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+
+		if (left && right)
+			return true;
+	}
+	return false;
+}
+
+static bool rule_matches(const struct rule *ru, const struct req *r,
+			 const char *payload)
+{
+	char g[128], e[128], *ge;
+	bool ok;
+
+	if (ru->kind && !kind_is(r, ru->kind))
+		return false;
+	switch (ru->how) {
+	case M_VALUE:
+		if (!strncmp(ru->prefix, "Failed to add ", 14) &&
+		    strstr(payload, " to ftrace filter")) {
+			char *v = xstrndup(payload, (size_t)(
+				strstr(payload, " to ftrace filter") - payload));
+
+			ok = value_is(r, v);
+			free(v);
+			return ok;
+		}
+		return value_is(r, payload);
+	case M_EVENT:
+		return req_event(r, g, e, sizeof(g)) && word_in(payload, e);
+	case M_GE_ALL:
+	case M_GE:
+		if (!req_event(r, g, e, sizeof(g)))
+			return false;
+		ge = xasprintf("%s:%s", g, e);
+		ok = !strcmp(ge, payload);
+		free(ge);
+		return ok;
+	case M_ANY:
+		return true;
+	case M_INSTANCE:
+		return !strcmp(r->s->instance, payload);
+	case M_HIST: {
+		char *k1 = hist_keys(payload);
+
+		ok = k1 && r->nvals && !strcmp(k1, r->vals[0]);
+		free(k1);
+		return ok;
+	}
+	}
+	return false;
+}
+
+static void mark_failed(struct req *r, const char *why)
+{
+	char *d = r->s->status == SET_FAILED && r->s->detail ?
+		  xasprintf("%s; %s", why, r->s->detail) : xstrdup(why);
+
+	free(r->s->detail);
+	r->s->detail = d;
+	r->s->status = SET_FAILED;
+	r->s->dmesg_failed = true;
+}
+
+static void add_unattributed(struct analysis *a, const char *msg)
+{
+	a->unattributed = xrealloc(a->unattributed,
+		(a->nunattributed + 1) * sizeof(*a->unattributed));
+	a->unattributed[a->nunattributed++] = xstrdup(msg);
+}
+
+/* Attribute one message; prefer requests whose state check failed. */
+static bool attribute(struct actx *c, const char *msg, const char *why,
+		      bool (*match)(const struct req *, const void *),
+		      const void *arg)
+{
+	size_t i, n = 0, bad = 0;
+
+	for (i = 0; i < c->n; i++) {
+		if (!match(&c->reqs[i], arg))
+			continue;
+		n++;
+		bad += c->reqs[i].s->status != SET_APPLIED;
+	}
+	if (!n)
+		return false;
+	for (i = 0; i < c->n; i++)
+		if (match(&c->reqs[i], arg) &&
+		    (!bad || c->reqs[i].s->status != SET_APPLIED))
+			mark_failed(&c->reqs[i], why);
+	(void)msg;
+	return true;
+}
+
+struct rule_arg {
+	const struct rule *ru;
+	const char *payload;
+};
+
+static bool match_rule(const struct req *r, const void *arg)
+{
+	const struct rule_arg *ra = arg;
+
+	return rule_matches(ra->ru, r, ra->payload);
+}
+
+static void attribute_dmesg(struct actx *c)
+{
+	struct analysis *a = c->a;
+	size_t i, j;
+
+	for (i = 0; i < a->nboot_errors; i++) {
+		const char *msg = a->boot_errors[i];
+		char *why = xasprintf("dmesg: trace_boot: %s", msg);
+		bool done = false;
+
+		for (j = 0; j < ARRAY_SIZE(rules) && !done; j++) {
+			struct rule_arg ra = { &rules[j], NULL };
+			char *payload;
+
+			if (strncmp(msg, rules[j].prefix,
+				    strlen(rules[j].prefix)))
+				continue;
+			payload = trim(xstrdup(msg + strlen(rules[j].prefix)));
+			ra.payload = payload;
+			done = attribute(c, msg, why, match_rule, &ra);
+			free(payload);
+		}
+		if (!done)
+			add_unattributed(a, why);
+		free(why);
+	}
+}
+
+struct log_arg {
+	const char *inst;
+	const char *cmd;
+};
+
+static bool match_log(const struct req *r, const void *arg)
+{
+	const struct log_arg *la = arg;
+	size_t i;
+
+	if (la->inst && strcmp(r->s->instance, la->inst))
+		return false;
+	for (i = 0; i < r->nvals; i++) {
+		char *k1, *k2;
+		bool ok;
+
+		if (!*r->vals[i])
+			continue;
+		if (!strcmp(r->vals[i], la->cmd))
+			return true;
+		if (kind_is(r, "hist") || kind_is(r, "actions")) {
+			k1 = hist_keys(la->cmd);
+			k2 = kind_is(r, "hist") ? xstrdup(r->vals[i]) :
+			     hist_keys(r->vals[i]);
+			ok = k1 && k2 && !strcmp(k1, k2) &&
+			     !strncmp(la->cmd, "hist", 4);
+			free(k1);
+			free(k2);
+			if (ok)
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * error_log entries: "[ts] LOCATION: error: MESSAGE" then
+ * "  Command: CMD" and a caret line.
+ */
+static void attribute_error_log(struct actx *c, const struct instance *in)
+{
+	char *copy, *l, *save = NULL, *pending = NULL;
+
+	if (!in->error_log || !*in->error_log)
+		return;
+	copy = xstrdup(in->error_log);
+	for (l = strtok_r(copy, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char *t = trim(l);
+
+		if (t[0] == '[') {
+			char *e = strstr(t, "error: ");
+
+			free(pending);
+			pending = xstrdup(e ? e + 7 : t);
+		} else if (!strncmp(t, "Command: ", 9) && pending) {
+			struct log_arg la = { in->name, trim(t + 9) };
+			char *why = xasprintf("error_log (%s): %s (command: %s)",
+					      inst_label(in), pending, la.cmd);
+
+			if (!attribute(c, NULL, why, match_log, &la)) {
+				la.inst = NULL;
+				if (!attribute(c, NULL, why, match_log, &la))
+					add_unattributed(c->a, why);
+			}
+			free(why);
+			free(pending);
+			pending = NULL;
+		}
+	}
+	if (pending) {
+		char *why = xasprintf("error_log (%s): %s", inst_label(in),
+				      pending);
+
+		add_unattributed(c->a, why);
+		free(why);
+	}
+	free(pending);
+	free(copy);
+}
+
+static void bconf_status_setting(struct actx *c)
+{
+	const char *st = analysis_meta(c->a, "bootconfig_status");
+	const char *msg = analysis_meta(c->a, "bootconfig_message");
+	struct req *r;
+
+	if (!st || !strcmp(st, "loaded"))
+		return;
+	r = add_req(c, "bootconfig", "", "bootconfig");
+	add_val(r, st);
+	if (!strcmp(st, "not-requested"))
+		set_result(r, SET_UNCHECKED, xstrdup("booted without "
+			   "`bootconfig` on the command line"));
+	else
+		set_result(r, SET_FAILED, xasprintf("the kernel did not load "
+			   "the bootconfig (%s%s%s)", st, msg && *msg ? ": " :
+			   "", msg ? msg : ""));
+}
+
+void applied_check(struct analysis *a)
+{
+	struct actx c = { a, NULL, 0 };
+	size_t i, j;
+
+	bconf_status_setting(&c);
+	load_requests(&c);
+	for (i = 0; i < c.n; i++)
+		if (strcmp(c.reqs[i].s->key, "bootconfig"))
+			check_one(&c, &c.reqs[i]);
+	attribute_dmesg(&c);
+	for (i = 0; i < a->ninst; i++)
+		attribute_error_log(&c, &a->inst[i]);
+	a->settings = xcalloc(c.n, sizeof(*a->settings));
+	for (i = 0; i < c.n; i++) {
+		struct req *r = &c.reqs[i];
+		struct sbuf b = { 0 };
+
+		for (j = 0; j < r->nvals; j++) {
+			if (j)
+				sbuf_puts(&b, ", ");
+			sbuf_puts(&b, r->vals[j]);
+			free(r->vals[j]);
+		}
+		r->s->value = sbuf_steal(&b);
+		a->settings[a->nsettings++] = *r->s;
+		free(r->s);
+		free(r->vals);
+		free(r->rest);
+	}
+	free(c.reqs);
+}

@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bundle.c - load a bundle: metadata, the tracefs dump, hist files,
+ * kprobes; then run the other steps (trace.dat, derived results).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analysis.h"
+#include "util.h"
+
+#define TEXT_MAX	(64u << 20)	/* largest text file we read */
+
+void analysis_problem(struct analysis *a, const char *fmt, ...)
+{
+	size_t cap = a->nproblems;	/* grow() doubles from any size */
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (!s)
+		return;
+	GROW(a->problems, cap, a->nproblems + 1);
+	a->problems[a->nproblems++] = s;
+}
+
+char *bundle_file(const struct analysis *a, const char *rel)
+{
+	return xasprintf("%s/%s", a->path, rel);
+}
+
+/* The file's text, or NULL (a problem is recorded unless @quiet). */
+char *bundle_text(struct analysis *a, const char *rel, bool quiet)
+{
+	char *path = bundle_file(a, rel), *buf = NULL;
+	int r = read_file(path, TEXT_MAX, &buf, NULL);
+
+	if (r && !(quiet && r == -ENOENT))
+		analysis_problem(a, "%s: cannot read: %s", rel, strerror(-r));
+	free(path);
+	return r ? NULL : buf;
+}
+
+static char *text_trimmed(struct analysis *a, const char *rel)
+{
+	char *t = bundle_text(a, rel, true), *s;
+
+	if (!t)
+		return NULL;
+	s = xstrdup(trim(t));
+	free(t);
+	return s;
+}
+
+static void read_metadata(struct analysis *a)
+{
+	char *t = bundle_text(a, "metadata", true), *line, *save = NULL, *eq;
+	size_t cap = 0;
+
+	if (!t)
+		return;
+	for (line = strtok_r(t, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		eq = strchr(line, '=');
+		if (!eq || eq == line)
+			continue;
+		GROW(a->meta, cap, a->nmeta + 1);
+		a->meta[a->nmeta].key = xstrndup(line, (size_t)(eq - line));
+		a->meta[a->nmeta].val = xstrdup(eq + 1);
+		a->nmeta++;
+	}
+	free(t);
+}
+
+const char *analysis_meta(const struct analysis *a, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < a->nmeta; i++)
+		if (!strcmp(a->meta[i].key, key))
+			return a->meta[i].val;
+	return NULL;
+}
+
+struct instance *instance_get(struct analysis *a, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < a->ninst; i++)
+		if (!strcmp(a->inst[i].name, name))
+			return &a->inst[i];
+	a->inst = xrealloc(a->inst, (a->ninst + 1) * sizeof(*a->inst));
+	memset(&a->inst[a->ninst], 0, sizeof(a->inst[0]));
+	a->inst[a->ninst].name = xstrdup(name);
+	a->inst[a->ninst].dir = *name ?
+		xasprintf("tracefs/instances/%s", name) : xstrdup("tracefs");
+	return &a->inst[a->ninst++];
+}
+
+const struct instance *analysis_instance(const struct analysis *a,
+					 const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < a->ninst; i++)
+		if (!strcmp(a->inst[i].name, name))
+			return &a->inst[i];
+	return NULL;
+}
+
+const char *inst_label(const struct instance *in)
+{
+	return *in->name ? in->name : "top";
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static void free_strv(char **v)
+{
+	size_t i;
+
+	for (i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Sorted names of the subdirectories of @rel (NULL-terminated list). */
+static char **list_dirs(const struct analysis *a, const char *rel)
+{
+	char *path = bundle_file(a, rel);
+	DIR *d = opendir(path);
+	struct dirent *de;
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+
+	free(path);
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		struct stat st;
+		char *p;
+
+		if (de->d_name[0] == '.')
+			continue;
+		p = xasprintf("%s/%s/%s", a->path, rel, de->d_name);
+		if (!stat(p, &st) && S_ISDIR(st.st_mode)) {
+			GROW(v, cap, n + 2);
+			v[n++] = xstrdup(de->d_name);
+			v[n] = NULL;
+		}
+		free(p);
+	}
+	closedir(d);
+	if (v)
+		qsort(v, n, sizeof(*v), cmp_str);
+	return v;
+}
+
+static void read_cpu_stats(struct analysis *a, struct instance *in)
+{
+	char *rel = xasprintf("%s/per_cpu", in->dir), **cpus, *t, *l, *save;
+	size_t i;
+
+	cpus = list_dirs(a, rel);
+	for (i = 0; cpus && cpus[i]; i++) {
+		struct cpu_stat st = { 0 };
+		char *f;
+		unsigned long long v;
+
+		if (sscanf(cpus[i], "cpu%d", &st.cpu) != 1)
+			continue;
+		f = xasprintf("%s/%s/stats", rel, cpus[i]);
+		t = bundle_text(a, f, false);
+		free(f);
+		if (!t)
+			continue;
+		save = NULL;
+		for (l = strtok_r(t, "\n", &save); l;
+		     l = strtok_r(NULL, "\n", &save)) {
+			if (sscanf(l, "entries: %llu", &v) == 1)
+				st.entries = v;
+			else if (sscanf(l, "overrun: %llu", &v) == 1)
+				st.overrun = v;
+			else if (sscanf(l, "commit overrun: %llu", &v) == 1)
+				st.commit_overrun = v;
+			else if (sscanf(l, "bytes: %llu", &v) == 1)
+				st.bytes = v;
+			else if (sscanf(l, "dropped events: %llu", &v) == 1)
+				st.dropped = v;
+			else if (sscanf(l, "read events: %llu", &v) == 1)
+				st.read = v;
+		}
+		free(t);
+		in->cpus = xrealloc(in->cpus, (in->ncpus + 1) * sizeof(st));
+		in->cpus[in->ncpus++] = st;
+	}
+	free_strv(cpus);
+	free(rel);
+}
+
+/* Trigger lines, without the "# Available triggers" help lines. */
+static char *real_triggers(char *t)
+{
+	struct sbuf b = { 0 };
+	char *l, *save = NULL;
+
+	if (!t)
+		return NULL;
+	for (l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (l[0] == '#' || !*trim(l))
+			continue;
+		sbuf_puts(&b, trim(l));
+		sbuf_puts(&b, "\n");
+	}
+	free(t);
+	return b.len ? sbuf_steal(&b) : NULL;
+}
+
+static void read_hist(struct analysis *a, struct ev_state *ev, const char *rel)
+{
+	char *path = bundle_file(a, rel), *buf;
+	struct hist_error err;
+	size_t len;
+	int r;
+
+	r = read_file(path, TEXT_MAX, &buf, &len);
+	free(path);
+	if (r == -ENOENT)
+		return;
+	if (!r && strspn(buf, " \t\r\n") == len) {
+		free(buf);	/* an event without hist trigger */
+		return;
+	}
+	ev->has_hist = true;
+	if (r) {
+		ev->hist_error = xasprintf("cannot read: %s", strerror(-r));
+	} else if (hist_parse(buf, len, &ev->hist, &err)) {
+		ev->hist_error = err.line ?
+			xasprintf("line %u: %s", err.line, err.msg) :
+			xstrdup(err.msg);
+	}
+	if (ev->hist_error)
+		analysis_problem(a, "%s: %s", rel, ev->hist_error);
+	if (!r)
+		free(buf);
+}
+
+static void read_event(struct analysis *a, struct instance *in,
+		       const char *sys, const char *name)
+{
+	char *base = xasprintf("%s/events/%s/%s", in->dir, sys, name), *rel;
+	struct ev_state *ev;
+
+	in->events = xrealloc(in->events, (in->nevents + 1) * sizeof(*ev));
+	ev = &in->events[in->nevents++];
+	memset(ev, 0, sizeof(*ev));
+	ev->system = xstrdup(sys);
+	ev->name = xstrdup(name);
+	rel = xasprintf("%s/enable", base);
+	ev->enable = text_trimmed(a, rel);
+	free(rel);
+	rel = xasprintf("%s/filter", base);
+	ev->filter = text_trimmed(a, rel);
+	if (ev->filter && !strcmp(ev->filter, "none")) {
+		free(ev->filter);
+		ev->filter = NULL;
+	}
+	free(rel);
+	rel = xasprintf("%s/trigger", base);
+	ev->trigger = real_triggers(bundle_text(a, rel, true));
+	free(rel);
+	rel = xasprintf("%s/hist", base);
+	read_hist(a, ev, rel);
+	free(rel);
+	free(base);
+}
+
+static void read_events(struct analysis *a, struct instance *in)
+{
+	char *rel = xasprintf("%s/events", in->dir), *sub, **sys, **evs;
+	size_t i, j;
+
+	sys = list_dirs(a, rel);
+	for (i = 0; sys && sys[i]; i++) {
+		sub = xasprintf("%s/%s", rel, sys[i]);
+		evs = list_dirs(a, sub);
+		for (j = 0; evs && evs[j]; j++)
+			read_event(a, in, sys[i], evs[j]);
+		free_strv(evs);
+		free(sub);
+	}
+	free_strv(sys);
+	free(rel);
+}
+
+static char *inst_text(struct analysis *a, struct instance *in,
+		       const char *file)
+{
+	char *rel = xasprintf("%s/%s", in->dir, file), *t;
+
+	t = text_trimmed(a, rel);
+	free(rel);
+	return t;
+}
+
+static void read_instance(struct analysis *a, struct instance *in)
+{
+	in->tracer = inst_text(a, in, "current_tracer");
+	in->clock = inst_text(a, in, "trace_clock");
+	in->buffer_size_kb = inst_text(a, in, "buffer_size_kb");
+	in->cpumask = inst_text(a, in, "tracing_cpumask");
+	in->options = inst_text(a, in, "trace_options");
+	in->set_event = inst_text(a, in, "set_event");
+	in->ftrace_filter = inst_text(a, in, "set_ftrace_filter");
+	in->ftrace_notrace = inst_text(a, in, "set_ftrace_notrace");
+	in->error_log = inst_text(a, in, "error_log");
+	read_cpu_stats(a, in);
+	read_events(a, in);
+}
+
+static void read_kprobes(struct analysis *a)
+{
+	char *t = bundle_text(a, "tracefs/kprobe_events", true), *l, *save;
+	char name[256];
+	unsigned long long hits, misses;
+	size_t i;
+
+	save = NULL;
+	for (l = t ? strtok_r(t, "\n", &save) : NULL; l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char *slash = strchr(l, '/'), *sp;
+		struct kprobe *k;
+
+		if ((l[0] != 'p' && l[0] != 'r') || !slash)
+			continue;
+		sp = strchr(slash, ' ');
+		a->kprobes = xrealloc(a->kprobes,
+				      (a->nkprobes + 1) * sizeof(*k));
+		k = &a->kprobes[a->nkprobes++];
+		memset(k, 0, sizeof(*k));
+		k->name = sp ? xstrndup(slash + 1, (size_t)(sp - slash - 1)) :
+			       xstrdup(slash + 1);
+		k->def = xstrdup(l);
+	}
+	free(t);
+	t = bundle_text(a, "tracefs/kprobe_profile", true);
+	save = NULL;
+	for (l = t ? strtok_r(t, "\n", &save) : NULL; l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(l, " %255s %llu %llu", name, &hits, &misses) != 3)
+			continue;
+		for (i = 0; i < a->nkprobes; i++) {
+			if (strcmp(a->kprobes[i].name, name))
+				continue;
+			a->kprobes[i].hits = hits;
+			a->kprobes[i].misses = misses;
+			a->kprobes[i].have_profile = true;
+		}
+	}
+	free(t);
+}
+
+void bundle_read_tracefs(struct analysis *a)
+{
+	char **names;
+	size_t i;
+	struct stat st;
+	char *p = bundle_file(a, "tracefs");
+
+	if (stat(p, &st) || !S_ISDIR(st.st_mode))
+		analysis_problem(a, "tracefs/: missing (the collector dumped "
+				 "no tracing state)");
+	free(p);
+	read_instance(a, instance_get(a, ""));
+	names = list_dirs(a, "tracefs/instances");
+	for (i = 0; names && names[i]; i++)
+		read_instance(a, instance_get(a, names[i]));
+	free_strv(names);
+	read_kprobes(a);
+}
+
+static void read_dmesg(struct analysis *a)
+{
+	char *t = bundle_text(a, "dmesg", true), *l, *save = NULL, *p;
+	size_t cap = 0;
+
+	if (!t) {
+		analysis_problem(a, "dmesg: missing (trace_boot errors "
+				 "cannot be checked)");
+		return;
+	}
+	for (l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		p = strstr(l, "trace_boot: ");
+		if (!p)
+			continue;
+		GROW(a->boot_errors, cap, a->nboot_errors + 1);
+		a->boot_errors[a->nboot_errors++] = xstrdup(trim(p + 12));
+	}
+	free(t);
+}
+
+int analysis_load(const char *dir, struct analysis *a, char **err)
+{
+	struct stat st;
+	char *p;
+
+	memset(a, 0, sizeof(*a));
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		*err = xasprintf("%s: %s", dir, stat(dir, &st) ?
+				 strerror(errno) : "not a directory");
+		return -1;
+	}
+	a->path = xstrdup(dir);
+	p = bundle_file(a, "metadata");
+	if (!file_exists(p)) {
+		free(p);
+		p = bundle_file(a, "trace.dat");
+		if (!file_exists(p)) {
+			*err = xasprintf("%s: not a bundle (no metadata and no "
+					 "trace.dat; write one with "
+					 "`boottrace boot CONF -o DIR`)", dir);
+			free(p);
+			analysis_free(a);
+			return -1;
+		}
+		analysis_problem(a, "metadata: missing");
+	}
+	free(p);
+	read_metadata(a);
+	read_dmesg(a);
+	bundle_read_tracefs(a);
+	trace_read(a);
+	derive_initcall_hist(a);
+	applied_check(a);
+	derive_losses(a);
+	return 0;
+}
+
+static void free_instance(struct instance *in)
+{
+	size_t i;
+
+	free(in->name);
+	free(in->dir);
+	free(in->tracer);
+	free(in->clock);
+	free(in->buffer_size_kb);
+	free(in->cpumask);
+	free(in->options);
+	free(in->set_event);
+	free(in->ftrace_filter);
+	free(in->ftrace_notrace);
+	free(in->error_log);
+	free(in->cpus);
+	for (i = 0; i < in->nevents; i++) {
+		struct ev_state *ev = &in->events[i];
+
+		free(ev->system);
+		free(ev->name);
+		free(ev->enable);
+		free(ev->filter);
+		free(ev->trigger);
+		free(ev->hist_error);
+		hist_set_free(&ev->hist);
+	}
+	free(in->events);
+	for (i = 0; i < in->ncounts; i++) {
+		free(in->counts[i].system);
+		free(in->counts[i].name);
+	}
+	free(in->counts);
+}
+
+static void free_initcalls(struct initcall *ic, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(ic[i].func);
+		free(ic[i].level);
+	}
+	free(ic);
+}
+
+static void free_list(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void analysis_free(struct analysis *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nmeta; i++) {
+		free(a->meta[i].key);
+		free(a->meta[i].val);
+	}
+	free(a->meta);
+	for (i = 0; i < a->ninst; i++)
+		free_instance(&a->inst[i]);
+	free(a->inst);
+	free(a->trace_error);
+	free_initcalls(a->initcalls, a->ninitcalls);
+	free_initcalls(a->hist_initcalls, a->nhist_initcalls);
+	free(a->hist_initcalls_src);
+	for (i = 0; i < a->nkprobes; i++) {
+		free(a->kprobes[i].name);
+		free(a->kprobes[i].def);
+	}
+	free(a->kprobes);
+	for (i = 0; i < a->nsettings; i++) {
+		free(a->settings[i].key);
+		free(a->settings[i].value);
+		free(a->settings[i].instance);
+		free(a->settings[i].detail);
+	}
+	free(a->settings);
+	free_list(a->boot_errors, a->nboot_errors);
+	free_list(a->unattributed, a->nunattributed);
+	for (i = 0; i < a->nlosses; i++) {
+		free(a->losses[i].instance);
+		free(a->losses[i].what);
+		free(a->losses[i].detail);
+	}
+	free(a->losses);
+	free_list(a->problems, a->nproblems);
+	free(a->path);
+	memset(a, 0, sizeof(*a));
+}
+
+size_t analysis_failed_settings(const struct analysis *a)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < a->nsettings; i++)
+		n += a->settings[i].status == SET_FAILED;
+	return n;
+}
+
+const char *loss_kind_name(enum loss_kind k)
+{
+	static const char *const names[] = {
+		[LOSS_OVERRUN] = "overrun",
+		[LOSS_COMMIT_OVERRUN] = "commit_overrun",
+		[LOSS_DROPPED] = "dropped",
+		[LOSS_MISSED] = "missed",
+		[LOSS_HIST_DROPPED] = "hist_dropped",
+		[LOSS_NEVER_FIRED] = "never_fired",
+		[LOSS_COLLECT] = "collect",
+	};
+
+	return (unsigned int)k < ARRAY_SIZE(names) ? names[k] : "?";
+}

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * derive.c - results computed from what bundle.c and trace.c read: the
+ * initcall table of a latency histogram, and the data-loss findings.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "util.h"
+
+static uint64_t event_count(const struct instance *in, const char *sys,
+			    const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < in->ncounts; i++)
+		if (in->counts[i].name && !strcmp(in->counts[i].name, name) &&
+		    !strcmp(in->counts[i].system, sys))
+			return in->counts[i].count;
+	return 0;
+}
+
+static const struct hist_key *sym_key(const struct hist_entry *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->nkeys; i++)
+		if (e->keys[i].kind == HK_SYM || e->keys[i].kind == HK_SYM_OFFSET)
+			return &e->keys[i];
+	return NULL;
+}
+
+static bool is_latency_hist(const struct hist *h)
+{
+	return h->nentries && sym_key(&h->entries[0]) &&
+	       (hist_entry_key(&h->entries[0], "lat") ||
+		hist_entry_val(&h->entries[0], "lat"));
+}
+
+static struct initcall *find_func(struct analysis *a, const char *func)
+{
+	size_t i;
+
+	for (i = 0; i < a->nhist_initcalls; i++)
+		if (!strcmp(a->hist_initcalls[i].func, func))
+			return &a->hist_initcalls[i];
+	return NULL;
+}
+
+/* Sum one latency histogram per function (lat in microseconds). */
+static void take_hist(struct analysis *a, const struct hist *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nentries; i++) {
+		const struct hist_entry *e = &h->entries[i];
+		const struct hist_key *k = sym_key(e), *lk;
+		const struct hist_val *lv = hist_entry_val(e, "lat");
+		struct initcall *ic;
+		uint64_t lat;
+
+		lk = hist_entry_key(e, "lat");
+		lat = lv ? lv->num : lk->num * e->hitcount;
+		ic = find_func(a, k->text);
+		if (!ic) {
+			a->hist_initcalls = xrealloc(a->hist_initcalls,
+				(a->nhist_initcalls + 1) * sizeof(*ic));
+			ic = &a->hist_initcalls[a->nhist_initcalls++];
+			memset(ic, 0, sizeof(*ic));
+			ic->func = xstrdup(k->text);
+			ic->addr = k->num;
+			ic->finished = true;
+		}
+		ic->dur_ns += lat * 1000;
+		ic->count += e->hitcount;
+	}
+}
+
+void derive_initcall_hist(struct analysis *a)
+{
+	size_t i, j, k;
+
+	/* prefer synthetic events: they carry the paired latency */
+	for (int pass = 0; pass < 2; pass++) {
+		for (i = 0; i < a->ninst; i++) {
+			const struct instance *in = &a->inst[i];
+
+			for (j = 0; j < in->nevents; j++) {
+				const struct ev_state *ev = &in->events[j];
+
+				if (!pass && strcmp(ev->system, "synthetic"))
+					continue;
+				for (k = 0; k < ev->hist.n; k++) {
+					if (!is_latency_hist(&ev->hist.hists[k]))
+						continue;
+					take_hist(a, &ev->hist.hists[k]);
+					a->hist_initcalls_src = xasprintf(
+						"%s:%s:%s", inst_label(in),
+						ev->system, ev->name);
+					return;
+				}
+			}
+		}
+	}
+}
+
+static void add_loss(struct analysis *a, enum loss_kind kind,
+		     const struct instance *in, char *what, uint64_t count,
+		     char *detail)
+{
+	struct loss *l;
+
+	a->losses = xrealloc(a->losses, (a->nlosses + 1) * sizeof(*l));
+	l = &a->losses[a->nlosses++];
+	l->kind = kind;
+	l->instance = xstrdup(in ? inst_label(in) : "");
+	l->what = what;
+	l->count = count;
+	l->detail = detail;
+}
+
+static void cpu_losses(struct analysis *a, const struct instance *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->ncpus; i++) {
+		const struct cpu_stat *c = &in->cpus[i];
+
+		if (c->overrun)
+			add_loss(a, LOSS_OVERRUN, in, xasprintf("cpu%d", c->cpu),
+				 c->overrun, xstrdup("ring buffer full: oldest "
+				 "events overwritten (raise buffer_size)"));
+		if (c->commit_overrun)
+			add_loss(a, LOSS_COMMIT_OVERRUN, in,
+				 xasprintf("cpu%d", c->cpu), c->commit_overrun,
+				 xstrdup("events lost while being written"));
+		if (c->dropped)
+			add_loss(a, LOSS_DROPPED, in, xasprintf("cpu%d", c->cpu),
+				 c->dropped, xstrdup("ring buffer full: new "
+				 "events dropped"));
+	}
+}
+
+static void event_losses(struct analysis *a, const struct instance *in)
+{
+	size_t i, k;
+
+	for (i = 0; i < in->nevents; i++) {
+		const struct ev_state *ev = &in->events[i];
+		uint64_t hits = 0;
+		bool enabled = ev->enable && ev->enable[0] == '1';
+
+		for (k = 0; k < ev->hist.n; k++) {
+			hits += ev->hist.hists[k].hits;
+			if (ev->hist.hists[k].dropped)
+				add_loss(a, LOSS_HIST_DROPPED, in,
+					 xasprintf("%s:%s", ev->system, ev->name),
+					 ev->hist.hists[k].dropped,
+					 xstrdup("histogram full: raise its "
+						 "size="));
+		}
+		if (enabled && a->trace_ok &&
+		    !event_count(in, ev->system, ev->name) &&
+		    !(ev->hist.n && hits))
+			add_loss(a, LOSS_NEVER_FIRED, in,
+				 xasprintf("%s:%s", ev->system, ev->name), 0,
+				 xstrdup("enabled, but no record in trace.dat"));
+		else if (!enabled && ev->hist.n && !hits)
+			add_loss(a, LOSS_NEVER_FIRED, in,
+				 xasprintf("%s:%s", ev->system, ev->name), 0,
+				 xstrdup("hist trigger set, but no hit"));
+	}
+}
+
+void derive_losses(struct analysis *a)
+{
+	const char *st;
+	char *t;
+	size_t i;
+
+	for (i = 0; i < a->ninst; i++) {
+		const struct instance *in = &a->inst[i];
+
+		cpu_losses(a, in);
+		if (in->missed_records)
+			add_loss(a, LOSS_MISSED, in, xstrdup("trace.dat"),
+				 in->missed_events, in->missed_unknown ?
+				 xasprintf("%llu gaps, some of unknown size",
+				 (unsigned long long)in->missed_records) :
+				 xasprintf("%llu gaps",
+				 (unsigned long long)in->missed_records));
+		event_losses(a, in);
+	}
+	t = bundle_text(a, "collect.status", true);
+	st = t ? strstr(t, "errors=") : NULL;
+	if (st && strtoul(st + 7, NULL, 10) > 0)
+		add_loss(a, LOSS_COLLECT, NULL, xstrdup("collector"),
+			 strtoul(st + 7, NULL, 10),
+			 xstrdup("the collector met errors: see collect.log"));
+	free(t);
+}

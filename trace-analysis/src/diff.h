@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* diff.h - compare two bundles with regression thresholds. */
+#ifndef TA_DIFF_H
+#define TA_DIFF_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analysis.h"
+
+/* Returns the exit status: 0 no regression, 1 regression, 2 error. */
+int diff_run(const struct analysis *a, const struct analysis *b,
+	     const char *thresholds, bool json, FILE *f);
+
+#endif /* TA_DIFF_H */

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/* report.c - the text report and the JSON document (README.md: schema). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+#include "util.h"
+
+static const struct initcall *sort_base;
+
+static int cmp_dur(const void *x, const void *y)
+{
+	const struct initcall *a = &sort_base[*(const size_t *)x];
+	const struct initcall *b = &sort_base[*(const size_t *)y];
+
+	if (a->dur_ns != b->dur_ns)
+		return a->dur_ns < b->dur_ns ? 1 : -1;
+	return strcmp(a->func, b->func);
+}
+
+size_t *initcalls_by_duration(const struct initcall *ic, size_t n)
+{
+	size_t *idx = xcalloc(n, sizeof(*idx)), i;
+
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	sort_base = ic;
+	qsort(idx, n, sizeof(*idx), cmp_dur);
+	return idx;
+}
+
+double ns_to_s(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+static const char *meta(const struct analysis *a, const char *k)
+{
+	const char *v = analysis_meta(a, k);
+
+	return v && *v ? v : "?";
+}
+
+static void text_header(const struct analysis *a, FILE *f)
+{
+	const char *msg = analysis_meta(a, "bootconfig_message");
+	const char *w = analysis_meta(a, "warnings");
+
+	fprintf(f, "bundle      %s\n", a->path);
+	fprintf(f, "kernel      %s (%s %s), %s, %s CPUs\n",
+		meta(a, "kernel_release"), meta(a, "tree"),
+		meta(a, "tree_version"), meta(a, "accelerator"),
+		meta(a, "smp"));
+	fprintf(f, "boot        %s s wall, collected at %s s uptime\n",
+		meta(a, "boot_wall_seconds"),
+		meta(a, "guest_uptime_at_collect"));
+	fprintf(f, "bootconfig  %s%s%s%s\n", meta(a, "bootconfig_status"),
+		msg && *msg ? " (" : "", msg && *msg ? msg : "",
+		msg && *msg ? ")" : "");
+	if (w && *w)
+		fprintf(f, "warnings    %s\n", w);
+	if (a->trace_ok)
+		fprintf(f, "trace.dat   %" PRIu64 " records in %zu buffers, "
+			"%.6f .. %.6f s\n", a->total_records, a->ninst,
+			ns_to_s(a->first_ts), ns_to_s(a->last_ts));
+	else
+		fprintf(f, "trace.dat   %s\n", a->trace_error);
+}
+
+static void text_initcalls(const struct analysis *a, size_t top, FILE *f)
+{
+	size_t *idx, i, n = a->ninitcalls, shown;
+	uint64_t total = 0;
+
+	for (i = 0; i < n; i++)
+		total += a->initcalls[i].dur_ns;
+	fprintf(f, "\nInitcalls from trace.dat (initcall_start/finish): %zu, "
+		"%.3f ms in total\n", n, (double)total / 1e6);
+	if (!n) {
+		fprintf(f, "  (none: enable initcall:initcall_start and "
+			"initcall_finish)\n");
+		return;
+	}
+	idx = initcalls_by_duration(a->initcalls, n);
+	shown = n < top ? n : top;
+	fprintf(f, "  %-4s %-36s %-14s %12s %12s %5s\n", "#", "function",
+		"level", "start (s)", "duration ms", "ret");
+	for (i = 0; i < shown; i++) {
+		const struct initcall *ic = &a->initcalls[idx[i]];
+
+		fprintf(f, "  %-4zu %-36s %-14s %12.6f %12.3f %5s\n", i + 1,
+			ic->func, ic->level ? ic->level : "-",
+			ns_to_s(ic->start_ns), (double)ic->dur_ns / 1e6,
+			ic->finished ? "" : "open");
+		if (ic->finished && ic->ret)
+			fprintf(f, "  %-4s   returned %d\n", "", ic->ret);
+	}
+	if (shown < n)
+		fprintf(f, "  ... %zu more (--top N)\n", n - shown);
+	free(idx);
+}
+
+static void text_hist_initcalls(const struct analysis *a, size_t top, FILE *f)
+{
+	size_t *idx, i, n = a->nhist_initcalls, shown;
+
+	if (!a->hist_initcalls_src)
+		return;
+	fprintf(f, "\nInitcall latency from histogram %s: %zu functions\n",
+		a->hist_initcalls_src, n);
+	idx = initcalls_by_duration(a->hist_initcalls, n);
+	shown = n < top ? n : top;
+	fprintf(f, "  %-4s %-36s %8s %14s\n", "#", "function", "calls",
+		"latency us");
+	for (i = 0; i < shown; i++) {
+		const struct initcall *ic = &a->hist_initcalls[idx[i]];
+
+		fprintf(f, "  %-4zu %-36s %8" PRIu64 " %14" PRIu64 "\n", i + 1,
+			ic->func, ic->count, ic->dur_ns / 1000);
+	}
+	if (shown < n)
+		fprintf(f, "  ... %zu more (--top N)\n", n - shown);
+	free(idx);
+}
+
+static void text_events(const struct analysis *a, FILE *f)
+{
+	size_t i, j, rows = 0;
+
+	fprintf(f, "\nEvents in trace.dat\n");
+	fprintf(f, "  %-10s %-40s %10s %12s %12s\n", "buffer", "event",
+		"count", "first (s)", "last (s)");
+	for (i = 0; i < a->ninst; i++) {
+		const struct instance *in = &a->inst[i];
+
+		for (j = 0; j < in->ncounts; j++) {
+			const struct ev_count *ec = &in->counts[j];
+			char *name;
+
+			if (!ec->name)
+				continue;
+			name = xasprintf("%s:%s", ec->system, ec->name);
+			fprintf(f, "  %-10s %-40s %10" PRIu64 " %12.6f %12.6f\n",
+				inst_label(in), name, ec->count,
+				ns_to_s(ec->first_ts), ns_to_s(ec->last_ts));
+			free(name);
+			rows++;
+		}
+	}
+	if (!rows)
+		fprintf(f, "  (no records)\n");
+}
+
+static void text_kprobes(const struct analysis *a, FILE *f)
+{
+	size_t i;
+
+	if (!a->nkprobes)
+		return;
+	fprintf(f, "\nKprobes\n");
+	for (i = 0; i < a->nkprobes; i++) {
+		const struct kprobe *k = &a->kprobes[i];
+
+		fprintf(f, "  %-24s hits %-8" PRIu64 " misses %-6" PRIu64
+			" traced %-8" PRIu64 " %s\n", k->name, k->hits,
+			k->misses, k->traced, k->have_profile ? "" :
+			"(no kprobe_profile)");
+		fprintf(f, "  %-24s %s\n", "", k->def);
+	}
+}
+
+static void text_hist(const struct instance *in, const struct ev_state *ev,
+		      size_t top, FILE *f)
+{
+	size_t k, i;
+
+	if (ev->hist_error) {
+		fprintf(f, "  %s %s:%s: unreadable hist: %s\n", inst_label(in),
+			ev->system, ev->name, ev->hist_error);
+		return;
+	}
+	for (k = 0; k < ev->hist.n; k++) {
+		const struct hist *h = &ev->hist.hists[k];
+
+		fprintf(f, "  %s %s:%s  %s%s\n", inst_label(in), ev->system,
+			ev->name, h->trigger ? h->trigger : "",
+			h->paused ? " [paused]" : "");
+		fprintf(f, "    hits %" PRIu64 ", entries %" PRIu64 ", dropped %"
+			PRIu64 "\n", h->hits, h->total_entries, h->dropped);
+		for (i = 0; i < h->nentries && i < top; i++) {
+			const struct hist_entry *e = &h->entries[i];
+			char *key = hist_entry_key_text(e);
+			size_t v;
+
+			fprintf(f, "    %-48s hitcount %-6" PRIu64, key,
+				e->hitcount);
+			for (v = 0; v < e->nvals; v++)
+				fprintf(f, " %s %" PRIu64, e->vals[v].name,
+					e->vals[v].num);
+			fputc('\n', f);
+			free(key);
+		}
+		if (h->nentries > top)
+			fprintf(f, "    ... %zu more entries\n",
+				h->nentries - top);
+	}
+}
+
+static void text_hists(const struct analysis *a, size_t top, FILE *f)
+{
+	size_t i, j;
+	bool any = false;
+
+	for (i = 0; i < a->ninst; i++)
+		for (j = 0; j < a->inst[i].nevents; j++)
+			if (a->inst[i].events[j].has_hist) {
+				if (!any)
+					fprintf(f, "\nHistograms\n");
+				any = true;
+				text_hist(&a->inst[i], &a->inst[i].events[j],
+					  top, f);
+			}
+}
+
+static void text_instances(const struct analysis *a, FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "\nBuffers\n");
+	fprintf(f, "  %-10s %-10s %-8s %12s %10s %8s\n", "buffer", "tracer",
+		"clock", "KiB/cpu", "records", "lost");
+	for (i = 0; i < a->ninst; i++) {
+		const struct instance *in = &a->inst[i];
+		const char *clk = in->clock ? strchr(in->clock, '[') : NULL;
+		char clock[32] = "?";
+		uint64_t lost = in->missed_events;
+		size_t c;
+
+		if (clk)
+			sscanf(clk, "[%31[^]]", clock);
+		for (c = 0; c < in->ncpus; c++)
+			lost += in->cpus[c].overrun + in->cpus[c].dropped;
+		fprintf(f, "  %-10s %-10s %-8s %12s %10" PRIu64 " %8" PRIu64
+			"%s\n", inst_label(in), in->tracer ? in->tracer : "?",
+			clock, in->buffer_size_kb ? in->buffer_size_kb : "?",
+			in->nrecords, lost, in->in_trace ? "" :
+			"  (not in trace.dat)");
+	}
+}
+
+static void text_losses(const struct analysis *a, FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "\nData loss\n");
+	if (!a->nlosses)
+		fprintf(f, "  none: no overrun, no dropped or missed events, "
+			"every configured event fired\n");
+	for (i = 0; i < a->nlosses; i++) {
+		const struct loss *l = &a->losses[i];
+
+		fprintf(f, "  %-14s %-8s %-32s %8" PRIu64 "  %s\n",
+			loss_kind_name(l->kind), *l->instance ? l->instance :
+			"-", l->what, l->count, l->detail);
+	}
+}
+
+static const char *status_word(enum set_status s)
+{
+	return s == SET_APPLIED ? "applied" : s == SET_FAILED ? "FAILED" :
+	       "unchecked";
+}
+
+static void text_settings(const struct analysis *a, FILE *f)
+{
+	size_t i, ok = 0, bad = 0, unk = 0;
+
+	fprintf(f, "\nWas it applied (proc/bootconfig vs tracefs, dmesg, "
+		"error_log)\n");
+	for (i = 0; i < a->nsettings; i++) {
+		const struct setting *s = &a->settings[i];
+
+		fprintf(f, "  %-9s %s = \"%s\"\n            %s\n",
+			status_word(s->status), s->key, s->value,
+			s->detail ? s->detail : "");
+		ok += s->status == SET_APPLIED;
+		bad += s->status == SET_FAILED;
+		unk += s->status == SET_UNCHECKED;
+	}
+	for (i = 0; i < a->nunattributed; i++)
+		fprintf(f, "  %-9s %s\n", "ERROR", a->unattributed[i]);
+	if (!a->nsettings && !a->bconf_loaded)
+		fprintf(f, "  no bootconfig was applied (proc/bootconfig "
+			"missing)\n");
+	else if (!bad && !a->nunattributed)
+		fprintf(f, "  all settings applied (%zu applied, %zu not "
+			"checkable)\n", ok, unk);
+	else
+		fprintf(f, "  %zu of %zu settings FAILED, %zu other errors\n",
+			bad, a->nsettings, a->nunattributed);
+}
+
+void report_text(const struct analysis *a, const struct report_opts *o,
+		 FILE *f)
+{
+	size_t i;
+
+	text_header(a, f);
+	text_initcalls(a, o->top, f);
+	text_hist_initcalls(a, o->top, f);
+	text_events(a, f);
+	text_kprobes(a, f);
+	text_hists(a, o->top, f);
+	text_instances(a, f);
+	text_losses(a, f);
+	text_settings(a, f);
+	if (a->nproblems) {
+		fprintf(f, "\nProblems reading the bundle\n");
+		for (i = 0; i < a->nproblems; i++)
+			fprintf(f, "  %s\n", a->problems[i]);
+	}
+}

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace.c - one pass over trace.dat with libtracecmd: the top buffer and
+ * every instance merged in time order.  Counts records per instance and
+ * event type, lost events, and pairs initcall_start/initcall_finish.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <trace-cmd.h>
+
+#include "analysis.h"
+#include "util.h"
+
+#define OPEN_FLAGS (TRACECMD_FL_LOAD_NO_PLUGINS | \
+		    TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS)
+
+struct open_call {
+	uint64_t func;
+	size_t idx;		/* in the handle's initcall list */
+	int cpu;
+};
+
+/* Per handle (top buffer or instance). */
+struct hctx {
+	struct instance *in;
+	struct tep_handle *tep;
+	int id_start, id_finish, id_level;
+	struct tep_format_field *f_start_func, *f_finish_func, *f_ret;
+	struct tep_event *ev_level;
+	char *level;
+	struct initcall *calls;
+	size_t ncalls, cap;
+	struct open_call *open;
+	size_t nopen, open_cap;
+};
+
+struct tctx {
+	struct analysis *a;
+	struct hctx *h;
+	int n;
+};
+
+static int event_id(struct tep_handle *tep, const char *sys, const char *name,
+		    struct tep_event **out)
+{
+	struct tep_event *ev = tep_find_event_by_name(tep, sys, name);
+
+	if (out)
+		*out = ev;
+	return ev ? ev->id : -1;
+}
+
+static struct tep_format_field *field(struct tep_handle *tep, int id,
+				      const char *name)
+{
+	struct tep_event *ev = id >= 0 ? tep_find_event(tep, id) : NULL;
+
+	return ev ? tep_find_field(ev, name) : NULL;
+}
+
+static void hctx_init(struct hctx *c, struct tracecmd_input *h,
+		      struct instance *in)
+{
+	memset(c, 0, sizeof(*c));
+	c->in = in;
+	c->tep = tracecmd_get_tep(h);
+	c->id_start = event_id(c->tep, "initcall", "initcall_start", NULL);
+	c->id_finish = event_id(c->tep, "initcall", "initcall_finish", NULL);
+	c->id_level = event_id(c->tep, "initcall", "initcall_level",
+			       &c->ev_level);
+	c->f_start_func = field(c->tep, c->id_start, "func");
+	c->f_finish_func = field(c->tep, c->id_finish, "func");
+	c->f_ret = field(c->tep, c->id_finish, "ret");
+	in->in_trace = true;
+}
+
+static char *symbol(struct tep_handle *tep, uint64_t addr)
+{
+	const char *s = tep_find_function(tep, addr);
+
+	return s ? xstrdup(s) : xasprintf("0x%llx", (unsigned long long)addr);
+}
+
+static void on_start(struct hctx *c, struct tep_record *r, int cpu)
+{
+	unsigned long long func = 0;
+	struct initcall *ic;
+
+	if (!c->f_start_func ||
+	    tep_read_number_field(c->f_start_func, r->data, &func))
+		return;
+	GROW(c->calls, c->cap, c->ncalls + 1);
+	ic = &c->calls[c->ncalls];
+	memset(ic, 0, sizeof(*ic));
+	ic->addr = func;
+	ic->func = symbol(c->tep, func);
+	ic->level = c->level ? xstrdup(c->level) : NULL;
+	ic->start_ns = r->ts;
+	ic->cpu = cpu;
+	ic->count = 1;
+	GROW(c->open, c->open_cap, c->nopen + 1);
+	c->open[c->nopen++] = (struct open_call){ func, c->ncalls, cpu };
+	c->ncalls++;
+}
+
+static void on_finish(struct hctx *c, struct tep_record *r, int cpu)
+{
+	unsigned long long func = 0, ret = 0;
+	size_t i;
+
+	if (!c->f_finish_func ||
+	    tep_read_number_field(c->f_finish_func, r->data, &func))
+		return;
+	if (c->f_ret)
+		tep_read_number_field(c->f_ret, r->data, &ret);
+	for (i = c->nopen; i-- > 0;) {
+		struct initcall *ic;
+
+		if (c->open[i].func != func || c->open[i].cpu != cpu)
+			continue;
+		ic = &c->calls[c->open[i].idx];
+		ic->finished = true;
+		ic->dur_ns = r->ts >= ic->start_ns ? r->ts - ic->start_ns : 0;
+		ic->ret = (int)ret;
+		memmove(&c->open[i], &c->open[i + 1],
+			(c->nopen - i - 1) * sizeof(c->open[0]));
+		c->nopen--;
+		return;
+	}
+}
+
+static void on_level(struct hctx *c, struct tep_record *r)
+{
+	int len = 0;
+	const char *s = tep_get_field_raw(NULL, c->ev_level, "level", r,
+					  &len, 0);
+
+	if (!s || len <= 0)
+		return;
+	free(c->level);
+	c->level = xstrndup(s, strnlen(s, (size_t)len));
+}
+
+static void count(struct hctx *c, struct tep_record *r, int id)
+{
+	struct instance *in = c->in;
+	struct ev_count *ec;
+
+	if (id < 0 || id > 1 << 20)
+		return;
+	if ((size_t)id >= in->ncounts) {
+		size_t n = (size_t)id + 1;
+
+		in->counts = xrealloc(in->counts, n * sizeof(*in->counts));
+		memset(&in->counts[in->ncounts], 0,
+		       (n - in->ncounts) * sizeof(*in->counts));
+		in->ncounts = n;
+	}
+	ec = &in->counts[id];
+	if (!ec->name) {
+		struct tep_event *ev = tep_find_event(c->tep, id);
+
+		ec->system = xstrdup(ev ? ev->system : "?");
+		ec->name = ev ? xstrdup(ev->name) : xasprintf("id%d", id);
+		ec->first_ts = r->ts;
+	}
+	ec->count++;
+	ec->last_ts = r->ts;
+}
+
+static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu,
+		     void *data)
+{
+	struct tctx *t = data;
+	struct hctx *c = tracecmd_get_private(h);
+	struct instance *in;
+	int id;
+
+	if (!c)
+		return 0;
+	in = c->in;
+	id = tep_data_type(c->tep, r);
+	count(c, r, id);
+	if (!in->nrecords)
+		in->first_ts = r->ts;
+	in->nrecords++;
+	in->last_ts = r->ts;
+	if (!t->a->total_records)
+		t->a->first_ts = r->ts;
+	t->a->total_records++;
+	t->a->last_ts = r->ts;
+	if (r->missed_events) {
+		in->missed_records++;
+		if (r->missed_events > 0)
+			in->missed_events += (uint64_t)r->missed_events;
+		else
+			in->missed_unknown = true;
+	}
+	if (id == c->id_start)
+		on_start(c, r, cpu);
+	else if (id == c->id_finish)
+		on_finish(c, r, cpu);
+	else if (id == c->id_level && c->ev_level)
+		on_level(c, r);
+	return 0;
+}
+
+/* Keep the initcalls of the buffer that saw the most of them. */
+static void take_initcalls(struct tctx *t)
+{
+	struct hctx *best = NULL;
+	int i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->h[i].ncalls && (!best || t->h[i].ncalls > best->ncalls))
+			best = &t->h[i];
+	for (i = 0; i < t->n; i++) {
+		struct hctx *c = &t->h[i];
+		size_t j;
+
+		if (c == best) {
+			t->a->initcalls = c->calls;
+			t->a->ninitcalls = c->ncalls;
+		} else {
+			for (j = 0; j < c->ncalls; j++) {
+				free(c->calls[j].func);
+				free(c->calls[j].level);
+			}
+			free(c->calls);
+		}
+		free(c->open);
+		free(c->level);
+	}
+}
+
+static void count_kprobes(struct analysis *a)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < a->ninst; i++) {
+		const struct instance *in = &a->inst[i];
+
+		for (j = 0; j < in->ncounts; j++) {
+			const struct ev_count *ec = &in->counts[j];
+
+			if (!ec->name || strcmp(ec->system, "kprobes"))
+				continue;
+			for (k = 0; k < a->nkprobes; k++)
+				if (!strcmp(a->kprobes[k].name, ec->name))
+					a->kprobes[k].traced += ec->count;
+		}
+	}
+}
+
+void trace_read(struct analysis *a)
+{
+	char *path = bundle_file(a, "trace.dat");
+	struct tracecmd_input *top, **hs;
+	struct tctx t = { a, NULL, 0 };
+	int i, ninst;
+
+	if (!file_exists(path)) {
+		a->trace_error = xstrdup("trace.dat: missing (the collector "
+					 "did not extract the buffers)");
+		analysis_problem(a, "%s", a->trace_error);
+		free(path);
+		return;
+	}
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	top = tracecmd_open(path, OPEN_FLAGS);
+	free(path);
+	if (!top) {
+		a->trace_error = xstrdup("trace.dat: libtracecmd cannot read "
+					 "it (truncated, or not a trace-cmd "
+					 "file)");
+		analysis_problem(a, "%s", a->trace_error);
+		return;
+	}
+	ninst = tracecmd_buffer_instances(top);
+	if (ninst < 0)
+		ninst = 0;
+	hs = xcalloc((size_t)ninst + 1, sizeof(*hs));
+	t.h = xcalloc((size_t)ninst + 1, sizeof(*t.h));
+	/* create every instance first: instance_get() may move them */
+	instance_get(a, "");
+	for (i = 0; i < ninst; i++) {
+		const char *name = tracecmd_buffer_instance_name(top, i);
+
+		if (name)
+			instance_get(a, name);
+	}
+	hs[0] = top;
+	hctx_init(&t.h[0], top, instance_get(a, ""));
+	tracecmd_set_private(top, &t.h[0]);
+	t.n = 1;
+	for (i = 0; i < ninst; i++) {
+		const char *name = tracecmd_buffer_instance_name(top, i);
+		struct tracecmd_input *h;
+
+		h = name ? tracecmd_buffer_instance_handle(top, i) : NULL;
+		if (!h) {
+			analysis_problem(a, "trace.dat: cannot open buffer "
+					 "instance %d (%s)", i,
+					 name ? name : "?");
+			continue;
+		}
+		hs[t.n] = h;
+		hctx_init(&t.h[t.n], h, instance_get(a, name));
+		tracecmd_set_private(h, &t.h[t.n]);
+		t.n++;
+	}
+	if (tracecmd_iterate_events_multi(hs, t.n, on_record, &t) < 0)
+		analysis_problem(a, "trace.dat: reading stopped with an error "
+				 "(truncated?)");
+	a->trace_ok = true;
+	take_initcalls(&t);
+	for (i = t.n - 1; i >= 0; i--)
+		tracecmd_close(hs[i]);
+	free(hs);
+	free(t.h);
+	count_kprobes(a);
+}
