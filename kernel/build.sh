@@ -27,11 +27,13 @@ System.map, .config, kernelrelease, metadata and build.log.
   --tree 6.1|6.12     packaged source tree to use (default 6.1; installs
                       the linux-source-<tree> package when missing)
   --config FILE       extra Kconfig fragment merged after
-                      kernel/configs/boottrace.config (repeatable; later
-                      fragments win); every symbol is verified after
-                      olddefconfig
-  --series FILE       series file to apply (default kernel/series); patch
-                      names are looked up in FILE's directory/patches/
+                      kernel/configs/boottrace.config and
+                      kernel/configs/boottrace-<tree>.config (repeatable;
+                      later fragments win); every symbol of every fragment
+                      is verified after olddefconfig
+  --series FILE       series file to apply (default kernel/series-<tree>
+                      if it exists, else kernel/series); patch names are
+                      looked up in FILE's directory/patches/
   --force             rebuild even when a cached build exists (replaces it
                       atomically on success)
   --print-dir         print the cache entry's out/ directory the inputs map
@@ -46,8 +48,8 @@ USAGE
 }
 
 tree=6.1
-series_file="$BT_TOP/kernel/series"
-fragments=("$BT_TOP/kernel/configs/boottrace.config")
+series_file=
+fragments=()
 force=0
 verbose=0
 print_dir=0
@@ -74,6 +76,18 @@ done
 
 tree=$(bt_tree_series "$tree")
 t_start=$SECONDS
+
+# Defaults that depend on the tree: kernel/series-<tree> when it exists
+# (else kernel/series); configs/boottrace.config, then
+# configs/boottrace-<tree>.config when it exists, then the --config ones.
+if [ -z "$series_file" ]; then
+	series_file="$BT_TOP/kernel/series"
+	[ ! -f "$BT_TOP/kernel/series-$tree" ] || series_file="$BT_TOP/kernel/series-$tree"
+fi
+base_fragments=("$BT_TOP/kernel/configs/boottrace.config")
+[ ! -f "$BT_TOP/kernel/configs/boottrace-$tree.config" ] ||
+	base_fragments+=("$BT_TOP/kernel/configs/boottrace-$tree.config")
+fragments=("${base_fragments[@]}" ${fragments[@]+"${fragments[@]}"})
 
 # "boottrace: kernel: [  12s] MSG" on stderr.
 step()
