@@ -143,8 +143,10 @@ bcm_early_tree()
 {
 	local dir=$1 text=$2
 
-	mkdir -p "$dir/${BCM_EARLY_MEMBER%/*}" &&
-		install -m 0644 "$text" "$dir/$BCM_EARLY_MEMBER"
+	# `command`: inside dracut, install() is the module's own function.
+	command mkdir -p "$dir/${BCM_EARLY_MEMBER%/*}" &&
+		command cp "$text" "$dir/$BCM_EARLY_MEMBER" &&
+		command chmod 0644 "$dir/$BCM_EARLY_MEMBER"
 }
 
 # bcm_read_conf: source dracut's configuration the way dracut does (the
