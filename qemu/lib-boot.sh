@@ -12,6 +12,7 @@
 #                              bootconfig), print its path
 #   btb_dracut_version         the installed dracut version
 #   btb_now                    seconds since the epoch, with nanoseconds
+#   btb_unpack ARCHIVE DIR     unpack an untrusted tar from the guest safely
 
 # Packages the boot loop needs on the host (the guest gets its programs from
 # the host through dracut).
@@ -69,7 +70,7 @@ btb_dracut_args()
 {
 	printf '%s\n' --force --no-kernel --no-hostonly --no-hostonly-cmdline \
 		--no-early-microcode --reproducible --zstd \
-		--modules "systemd systemd-initrd dracut-systemd boottrace-collect"
+		--modules "base systemd systemd-initrd dracut-systemd boottrace-collect"
 }
 
 # A dracutbasedir that sees /usr/lib/dracut plus our module.
@@ -147,3 +148,37 @@ btb_base_initrd()
 	bt_log "base initrd: $img ($(stat -c %s "$img") bytes)"
 	printf '%s\n' "$img"
 }
+
+# Unpack the guest's archive.  It is untrusted: accept only regular files and
+# directories with plain relative names, extract into an empty directory and
+# check the result again.
+btb_unpack()
+{
+	local src=$1 dst=$2 names types n
+
+	names=$(tar -tf "$src" --quoting-style=escape 2>/dev/null) || return 1
+	types=$(tar -tvf "$src" --quoting-style=escape 2>/dev/null) || return 1
+	[ -n "$names" ] || return 1
+	while IFS= read -r n; do
+		n=${n#./}
+		[ -z "$n" ] && continue
+		[[ $n =~ ^[A-Za-z0-9_.+:@,=-]+(/[A-Za-z0-9_.+:@,=-]+)*/?$ ]] ||
+			{ bt_log "bundle: rejecting member name '$n'"; return 1; }
+		[[ /$n/ != */../* && /$n/ != */./* ]] ||
+			{ bt_log "bundle: rejecting member name '$n'"; return 1; }
+	done <<<"$names"
+	if printf '%s\n' "$types" | grep -q -v '^[-d]' ||
+		printf '%s\n' "$types" | grep -q ' link to '; then
+		bt_log "bundle: rejecting links or special files in the archive"
+		return 1
+	fi
+	mkdir -p "$dst"
+	tar -xf "$src" -C "$dst" --no-same-owner --no-same-permissions \
+		--no-overwrite-dir -m 2>/dev/null || return 1
+	if [ -n "$(find "$dst" ! -type f ! -type d -print -quit)" ]; then
+		bt_log "bundle: special files appeared while unpacking"
+		return 1
+	fi
+	chmod -R u+rwX,go+rX "$dst"
+}
+

@@ -17,7 +17,7 @@ check()
 # called by dracut
 depends()
 {
-	echo systemd bash
+	echo base bash systemd
 	return 0
 }
 
