@@ -12,7 +12,7 @@ command -v dracut >/dev/null || t_skip_all "dracut is not installed"
 tool=$(t_tool) || { echo "Bail out! cannot build bootconfig"; exit 1; }
 ref=$("$BT_TOP/scripts/ref-bootconfig.sh" 2>/dev/null | tail -n1)
 [ -x "$ref" ] || { echo "Bail out! no reference tools/bootconfig"; exit 1; }
-t_plan 33
+t_plan 34
 cd "$T_TMP" || exit 1
 
 cat >one.bconf <<'BCONF'
