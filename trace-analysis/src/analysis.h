@@ -139,6 +139,7 @@ struct analysis {
 	size_t nlosses;
 	char **problems;		/* inputs that could not be read */
 	size_t nproblems;
+	size_t nerrors;			/* of those, unreadable trace.dat/hist */
 };
 
 /*

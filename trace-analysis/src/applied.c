@@ -301,7 +301,13 @@ static void check_event_key(struct actx *c, struct req *r,
 			set_result(r, SET_FAILED, xasprintf("%s not enabled",
 							    ge));
 	} else if (!strcmp(k, "filter")) {
-		if (ev && ev->filter && !strcmp(ev->filter, r->vals[0]))
+		const char *pe = ev && ev->filter ?
+				 strstr(ev->filter, "parse_error: ") : NULL;
+
+		if (pe)
+			set_result(r, SET_FAILED, xasprintf("%s: filter "
+				   "rejected: %s", ge, pe + 13));
+		else if (ev && ev->filter && !strcmp(ev->filter, r->vals[0]))
 			set_result(r, SET_APPLIED, xasprintf("filter on %s", ge));
 		else if (ev && ev->filter)
 			set_result(r, SET_FAILED, xasprintf("%s has filter '%s'",

@@ -249,8 +249,10 @@ static void read_hist(struct analysis *a, struct ev_state *ev, const char *rel)
 			xasprintf("line %u: %s", err.line, err.msg) :
 			xstrdup(err.msg);
 	}
-	if (ev->hist_error)
+	if (ev->hist_error) {
 		analysis_problem(a, "%s: %s", rel, ev->hist_error);
+		a->nerrors++;
+	}
 	if (!r)
 		free(buf);
 }

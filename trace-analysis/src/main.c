@@ -152,6 +152,12 @@ static int cmd_report(const struct args *ar)
 			rc = 2;
 		}
 	}
+	if (!rc && a.nerrors) {
+		for (size_t i = 0; i < a.nproblems; i++)
+			fprintf(stderr, "trace-analysis: %s: %s\n", a.path,
+				a.problems[i]);
+		rc = 2;
+	}
 	if (!rc && (analysis_failed_settings(&a) || a.nunattributed))
 		rc = 1;
 	analysis_free(&a);

@@ -281,9 +281,14 @@ static void text_settings(const struct analysis *a, FILE *f)
 	for (i = 0; i < a->nsettings; i++) {
 		const struct setting *s = &a->settings[i];
 
-		fprintf(f, "  %-9s %s = \"%s\"\n            %s\n",
-			status_word(s->status), s->key, s->value,
-			s->detail ? s->detail : "");
+		int vlen = (int)strlen(s->value);
+
+		fprintf(f, "  %-9s %s = \"%.*s%s\"\n            %.*s%s\n",
+			status_word(s->status), s->key, vlen > 90 ? 80 : vlen,
+			s->value, vlen > 90 ? "..." : "",
+			s->detail && strlen(s->detail) > 200 ? 190 : 200,
+			s->detail ? s->detail : "",
+			s->detail && strlen(s->detail) > 200 ? "..." : "");
 		ok += s->status == SET_APPLIED;
 		bad += s->status == SET_FAILED;
 		unk += s->status == SET_UNCHECKED;

@@ -275,6 +275,7 @@ void trace_read(struct analysis *a)
 					 "it (truncated, or not a trace-cmd "
 					 "file)");
 		analysis_problem(a, "%s", a->trace_error);
+		a->nerrors++;
 		return;
 	}
 	ninst = tracecmd_buffer_instances(top);
@@ -310,9 +311,11 @@ void trace_read(struct analysis *a)
 		tracecmd_set_private(h, &t.h[t.n]);
 		t.n++;
 	}
-	if (tracecmd_iterate_events_multi(hs, t.n, on_record, &t) < 0)
+	if (tracecmd_iterate_events_multi(hs, t.n, on_record, &t) < 0) {
 		analysis_problem(a, "trace.dat: reading stopped with an error "
 				 "(truncated?)");
+		a->nerrors++;
+	}
 	a->trace_ok = true;
 	take_initcalls(&t);
 	for (i = t.n - 1; i >= 0; i--)

@@ -256,7 +256,44 @@ static void test_no_trigger_line(struct unit *u)
 	hist_set_free(&hs);
 }
 
+/* Recorded from a boot of examples/default.bconf (6.1, QEMU TCG). */
+static void test_real_boot(struct unit *u)
+{
+	struct hist_set hs;
+	const struct hist *h;
+	size_t i, zero = 0;
+
+	if (load(u, "real-synthetic-latency.hist", &hs)) {
+		u->failed = 1;
+		return;
+	}
+	h = &hs.hists[0];
+	EXPECT_INT(u, h->nentries, 263);
+	EXPECT_INT(u, h->hits, 263);
+	for (i = 0; i < h->nentries; i++) {
+		EXPECT_INT(u, h->entries[i].keys[0].kind, HK_SYM);
+		EXPECT_INT(u, h->entries[i].keys[1].num,
+			   hist_entry_val(&h->entries[i], "lat")->num);
+		zero += !strcmp(h->entries[i].keys[0].text, "");
+	}
+	EXPECT_INT(u, zero, 0);
+	EXPECT_STR(u, h->entries[0].keys[0].text, "n_null_init");
+	hist_set_free(&hs);
+	if (load(u, "real-onmatch.hist", &hs)) {
+		u->failed = 1;
+		return;
+	}
+	h = &hs.hists[0];
+	EXPECT_INT(u, h->nentries, 263);
+	EXPECT_STR(u, h->key_specs[0], "func");
+	EXPECT(u, strstr(h->trigger, "onmatch(initcall.initcall_start)"));
+	EXPECT_INT(u, h->entries[0].keys[0].kind, HK_NUMBER);
+	EXPECT(u, h->entries[0].keys[0].num == 18446744071592319491ull);
+	hist_set_free(&hs);
+}
+
 static const struct unit_case cases[] = {
+	UNIT_CASE(test_real_boot),
 	UNIT_CASE(test_synth_latency),
 	UNIT_CASE(test_execname_string),
 	UNIT_CASE(test_modifiers),

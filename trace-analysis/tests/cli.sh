@@ -1,0 +1,169 @@
+#!/bin/bash
+# tests/cli.sh BINARY - trace-analysis on the recorded bundles in
+# tests/fixtures/bundles and on broken copies of them.  Last line:
+# "N passed, N failed".
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+bin=$(readlink -f "${1:?usage: cli.sh BINARY}")
+fx=$here/fixtures/bundles
+# shellcheck source=../../scripts/lib.sh
+. "$top/scripts/lib.sh"
+bt_need_pkgs jq libxml2-utils
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1"; }
+
+# run NAME EXPECTED_RC CMD... : output in $tmp/out, stderr in $tmp/err
+run()
+{
+	local name=$1 want=$2 rc=0
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" -ge 128 ] || grep -q 'AddressSanitizer\|runtime error' "$tmp/err"; then
+		bad "$name: crashed (rc $rc)"; sed 's/^/    /' "$tmp/err" | head -20
+		return 1
+	fi
+	if [ "$rc" != "$want" ]; then
+		bad "$name: exit $rc, want $want"; sed 's/^/    /' "$tmp/err" | head -5
+		return 1
+	fi
+	ok "$name"
+}
+
+# has NAME PATTERN [FILE]: grep -E in the last output
+has()
+{
+	if grep -qE -- "$2" "${3:-$tmp/out}"; then ok "$1"; else
+		bad "$1: no /$2/"; fi
+}
+
+# --- the initcalls bundle: everything applied, no loss
+run "report initcalls" 0 "$bin" report "$fx/initcalls" --top 5
+has "initcall table" '^  1 +virtio_pci_driver_init +device +[0-9.]+ +[0-9.]+'
+has "initcall count" 'initcall_start/finish\): 263,'
+has "kprobe hits" 'getname +hits 21965'
+has "all applied" 'all settings applied \(5 applied'
+has "no data loss" '^  none: no overrun'
+has "buffer_size checked" 'applied +ftrace.buffer_size = "2M"'
+
+run "report --json" 0 "$bin" report "$fx/initcalls" --json
+if jq -e '.schema == "boottrace-report-1" and (.initcalls | length) == 263
+	and .settings_summary.all_applied and .metadata.format == "boottrace-bundle-1"
+	and (.kprobes[0].hits == 21965) and (.data_loss | length) == 0' \
+	"$tmp/out" >/dev/null; then ok "json schema fields"; else bad "json schema fields"; fi
+
+run "report --svg --perfetto" 0 "$bin" report "$fx/initcalls" \
+	--svg "$tmp/ic.svg" --perfetto "$tmp/ic.json"
+if xmllint --noout "$tmp/ic.svg" 2>"$tmp/xerr"; then ok "svg well-formed"; else
+	bad "svg well-formed: $(head -3 "$tmp/xerr")"; fi
+has "svg labels the longest" 'fill="#d62728">virtio_pci_driver_init<' "$tmp/ic.svg"
+has "svg time axis" '>[0-9.]+ s</text>' "$tmp/ic.svg"
+if jq -e '[.traceEvents[] | select(.ph == "X" and .cat == "initcall")] | length == 263' \
+	"$tmp/ic.json" >/dev/null; then ok "perfetto initcalls"; else bad "perfetto initcalls"; fi
+if jq -e '[.traceEvents[] | select(.ph == "X" and .name == "acpi_init" and .dur > 0)] | length == 1' \
+	"$tmp/ic.json" >/dev/null; then ok "perfetto acpi_init"; else bad "perfetto acpi_init"; fi
+if jq -e '[.traceEvents[] | select(.ph == "i" and .name == "kprobes:getname")] | length == 7480' \
+	"$tmp/ic.json" >/dev/null; then ok "perfetto kprobe instants"; else bad "perfetto kprobe instants"; fi
+
+# --- deliberate failures: each reported by key, exit 1
+run "report failures" 1 "$bin" report "$fx/failures"
+has "unknown event" 'FAILED +ftrace.event.nosuchgroup.nosuchevent.enable'
+has "unknown event reason" 'Failed to find event: nosuchgroup:nosuchevent'
+has "bad filter" "FAILED +ftrace.event.task.task_rename.filter"
+has "bad filter reason" "filter rejected: Too many '\('"
+has "unknown tracer" 'FAILED +ftrace.instance.badtracer.tracer = "nosuchtracer"'
+has "too-long action" 'FAILED +ftrace.event.task.task_newtask.actions'
+has "too-long action reason" 'action string is too long'
+has "failure count" '4 of 10 settings FAILED'
+has "tiny buffer overrun" '^  overrun +tiny +cpu0 +[1-9]'
+has "tiny buffer gaps" '^  missed +tiny +trace.dat'
+run "failures --json" 1 "$bin" report "$fx/failures" --json
+if jq -e '[.settings[] | select(.status == "failed") | .key] ==
+	["ftrace.event.nosuchgroup.nosuchevent.enable", "ftrace.event.task.task_rename.filter",
+	 "ftrace.event.task.task_newtask.actions", "ftrace.instance.badtracer.tracer"]
+	and ([.data_loss[] | select(.kind == "overrun" and .instance == "tiny")] | length) == 2' \
+	"$tmp/out" >/dev/null; then ok "failures json"; else bad "failures json"; fi
+
+# --- the default example's text state (no trace.dat)
+run "report default" 0 "$bin" report "$fx/default"
+has "synthetic hist table" 'histogram top:synthetic:initcall_latency: 262 functions'
+has "kprobe profile" 'vfs_read +hits 6220'
+has "default all applied" 'all settings applied \(14 applied'
+has "missing trace.dat" 'trace.dat: missing'
+has "top buffer overrun" '^  overrun +top +cpu0 +548'
+# without trace.dat the record counts fail, the text-state checks pass
+run "check default.expect" 1 "$bin" check "$fx/default" "$top/examples/default.expect"
+has "check tally" '^8 passed, 4 failed$'
+has "check record count" '^FAIL +event kprobes:vfs_read >= 1 in top +0 records'
+has "check hist" '^ok +hist synthetic:initcall_latency >= 50 +263 entries'
+
+# --- check: expectations that fail, and a bad EXPECT file
+printf 'applied\nno-data-loss\nfailed ftrace.instance.badtracer.*\nkprobe nosuch\n' >"$tmp/f.expect"
+run "check failures" 1 "$bin" check "$fx/failures" "$tmp/f.expect"
+has "check reports unmet" '^FAIL +applied'
+has "check expected failure" '^ok +failed ftrace.instance.badtracer'
+has "check counts" '^1 passed, 3 failed$'
+printf 'event\nbogus thing\n' >"$tmp/bad.expect"
+run "check bad expect" 2 "$bin" check "$fx/failures" "$tmp/bad.expect"
+has "bad expect names line" 'bad.expect:1: .event. takes 1 to 1 arguments' "$tmp/err"
+
+# --- diff: a bundle against itself passes; thresholds can fail it
+run "diff same" 0 "$bin" diff "$fx/initcalls" "$fx/initcalls"
+has "diff no regression" 'result: no regression'
+printf 'total:* ignore\n' >"$tmp/th"
+run "diff json" 0 "$bin" diff "$fx/initcalls" "$fx/initcalls" --json --thresholds "$tmp/th"
+if jq -e '.schema == "boottrace-diff-1" and .regressions == 0' "$tmp/out" >/dev/null; then
+	ok "diff json schema"; else bad "diff json schema"; fi
+printf 'initcall:* abs=fast\n' >"$tmp/th"
+run "diff bad thresholds" 2 "$bin" diff "$fx/initcalls" "$fx/initcalls" --thresholds "$tmp/th"
+has "bad thresholds names line" 'th:1: .abs=fast.' "$tmp/err"
+run "diff missing bundle" 2 "$bin" diff "$fx/initcalls" "$tmp/nope"
+
+# --- malformed input: clear errors, never a crash
+mkdir "$tmp/empty"
+run "not a bundle" 2 "$bin" report "$tmp/empty"
+has "not a bundle message" 'not a bundle' "$tmp/err"
+run "missing dir" 2 "$bin" report "$tmp/nope"
+for size in 0 17 4096 100000 300000; do
+	rm -rf "$tmp/b"
+	cp -r "$fx/initcalls" "$tmp/b"
+	truncate -s "$size" "$tmp/b/trace.dat"
+	run "truncated trace.dat ($size bytes)" 2 "$bin" report "$tmp/b" &&
+		has "truncated message ($size)" 'trace.dat: libtracecmd cannot read it' "$tmp/err"
+done
+rm -rf "$tmp/b"
+cp -r "$fx/initcalls" "$tmp/b"
+# flip bytes in the compressed ring-buffer data at the end
+size=$(stat -c %s "$tmp/b/trace.dat")
+printf '\xff\xff\xff\xff\xff\xff\xff\xff' |
+	dd of="$tmp/b/trace.dat" bs=1 seek=$((size - 4000)) conv=notrunc status=none
+rc=0
+"$bin" report "$tmp/b" >"$tmp/out" 2>"$tmp/err" || rc=$?
+if [ $rc -lt 128 ] && ! grep -q 'AddressSanitizer\|runtime error' "$tmp/err"; then
+	ok "corrupted trace.dat: no crash (exit $rc)"; else bad "corrupted trace.dat: crash"; fi
+rm -rf "$tmp/b"
+cp -r "$fx/failures" "$tmp/b"
+printf '# event histogram\n{ garbage\n' >"$tmp/b/tracefs/events/task/task_newtask/hist"
+run "garbage hist" 2 "$bin" report "$tmp/b"
+has "garbage hist message" 'task_newtask/hist: line 2: entry not terminated' "$tmp/err"
+rm -f "$tmp/b/dmesg" "$tmp/b/proc/bootconfig"
+printf '# event histogram\n' >"$tmp/b/tracefs/events/task/task_newtask/hist"
+run "missing dmesg and proc/bootconfig" 2 "$bin" report "$tmp/b"
+has "missing dmesg message" 'dmesg: missing'
+has "missing bootconfig message" 'proc/bootconfig: missing'
+run "svg without initcalls" 2 "$bin" report "$fx/failures" --svg "$tmp/x.svg"
+has "svg error message" 'no initcalls in the bundle to draw' "$tmp/err"
+run "svg unwritable" 2 "$bin" report "$fx/initcalls" --svg "$tmp/nodir/x.svg"
+run "bad --top" 2 "$bin" report "$fx/initcalls" --top x
+run "unknown command" 2 "$bin" frobnicate
+run "--help" 0 "$bin" --help
+has "help text" '^usage: trace-analysis report BUNDLE'
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
