@@ -89,12 +89,13 @@ static void text_initcalls(const struct analysis *a, size_t top, FILE *f)
 	for (i = 0; i < shown; i++) {
 		const struct initcall *ic = &a->initcalls[idx[i]];
 
+		char ret[16] = "open";
+
+		if (ic->finished)
+			snprintf(ret, sizeof(ret), "%d", ic->ret);
 		fprintf(f, "  %-4zu %-36s %-14s %12.6f %12.3f %5s\n", i + 1,
 			ic->func, ic->level ? ic->level : "-",
-			ns_to_s(ic->start_ns), (double)ic->dur_ns / 1e6,
-			ic->finished ? "" : "open");
-		if (ic->finished && ic->ret)
-			fprintf(f, "  %-4s   returned %d\n", "", ic->ret);
+			ns_to_s(ic->start_ns), (double)ic->dur_ns / 1e6, ret);
 	}
 	if (shown < n)
 		fprintf(f, "  ... %zu more (--top N)\n", n - shown);

@@ -111,6 +111,7 @@ static int timeline(const struct analysis *a, FILE *f)
 		int y = y0 + 40 + (int)r * ROW_H;
 		double x = W_LABEL + (ns_to_s(ic[i].start_ns) - t0) / span * W_PLOT;
 		double w = fmax(ns_to_s(ic[i].dur_ns) / span * W_PLOT, 1);
+		bool right;
 
 		if (!shown[i])
 			continue;
@@ -121,12 +122,15 @@ static int timeline(const struct analysis *a, FILE *f)
 		fprintf(f, "<text x=\"10\" y=\"%d\"%s>", y + 10,
 			hot[i] ? " font-weight=\"bold\" fill=\"#d62728\"" : "");
 		esc(f, ic[i].func);
+		/* duration right of the bar, or left of it near the edge */
+		right = x + w + 4 < W_LABEL + W_PLOT - 70;
 		fprintf(f, "</text>\n<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" "
 			"height=\"%d\" fill=\"%s\"/>\n<text x=\"%.2f\" y=\"%d\" "
-			"fill=\"#333\">%.3f ms%s</text>\n", x, y, w, ROW_H - 4,
-			hot[i] ? "#d62728" : "#1f77b4",
-			fmin(x + w + 4, W_LABEL + W_PLOT - 60), y + 10,
-			ic[i].dur_ns / 1e6, ic[i].ret ? " (error)" : "");
+			"fill=\"#333\" text-anchor=\"%s\">%.3f ms%s</text>\n",
+			x, y, w, ROW_H - 4, hot[i] ? "#d62728" : "#1f77b4",
+			right ? x + w + 4 : x - 4, y + 10,
+			right ? "start" : "end", ic[i].dur_ns / 1e6,
+			ic[i].ret ? " (error)" : "");
 		r++;
 	}
 	fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"#555\">time since boot "
