@@ -1,0 +1,83 @@
+#!/bin/bash
+# The series itself, for each tree (no boots): every patch is
+# `checkpatch.pl --strict` clean (run from the pristine tree), has an
+# upstream-style subject and a Signed-off-by, and the series applies in
+# order with `patch -p1 --fuzz=0` (what kernel/build.sh does) and with
+# `git am` on a git-initialised copy of the files it touches.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=../../scripts/lib.sh
+. "$BT_TOP/scripts/lib.sh"
+
+apply_patch()
+{
+	local dir=$1 p
+	shift
+
+	for p; do
+		patch -d "$dir" -p1 --batch --fuzz=0 --no-backup-if-mismatch -s <"$p" || { echo "$p"; return 1; }
+	done
+}
+
+apply_am()
+{
+	local dir=$1
+	shift
+
+	(
+		cd "$dir" || exit 1
+		export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t.invalid
+		export GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t.invalid
+		git init -q && git add -f -A . && git commit -qm base &&
+			git am -q "$@"
+	)
+}
+
+# kernel/series is the 6.1 list; other trees need their own series-TREE.
+trees=(6.1)
+dir=${K_SERIES_DIR:-$BT_TOP/kernel}
+[ -f "$dir/series-6.12" ] && trees+=(6.12)
+declare -A list=()
+total=0
+for tree in "${trees[@]}"; do
+	series=$(k_series_file "$tree")
+	list[$tree]=$(sed 's/#.*//; s/[[:space:]]//g; /^$/d' "$series")
+	n=$(printf '%s' "${list[$tree]}" | grep -c .)
+	total=$((total + 3 * n + 3))
+done
+t_plan "$total"
+
+for tree in "${trees[@]}"; do
+	src=$(bt_tree_dir "$tree" 2>"$T_TMP/tree.err") ||
+		{ echo "Bail out! cannot extract linux-source-$tree: $(tail -n1 "$T_TMP/tree.err")"; exit 1; }
+	mapfile -t patches <<<"${list[$tree]}"
+	pdir=$(dirname "$(k_series_file "$tree")")/patches
+	paths=()
+	for p in "${patches[@]}"; do
+		f=$pdir/$p
+		t_ok "$tree: $p: checkpatch --strict clean" \
+			sh -c "cd '$src' && out=\$(scripts/checkpatch.pl --strict -q '$f') && [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }"
+		t_ok "$tree: $p: subject has a subsystem prefix" \
+			grep -q -E '^Subject: \[PATCH[^]]*\] (bootconfig|tracing/boot|init): ' "$f"
+		t_ok "$tree: $p: Signed-off-by" \
+			grep -q -E '^Signed-off-by: .+ <.+@.+>$' "$f"
+		while IFS= read -r path; do paths+=("$path"); done \
+			< <(sed -n 's|^+++ b/||p; s|^--- a/||p' "$f")
+	done
+	# a copy of every file the series touches, as git's base
+	base=$T_TMP/$tree
+	mkdir -p "$base"
+	for path in $(printf '%s\n' "${paths[@]}" | sort -u); do
+		[ -f "$src/$path" ] || continue
+		mkdir -p "$base/$(dirname "$path")"
+		cp "$src/$path" "$base/$path"
+	done
+	cp -a "$base" "$base.patch"
+	t_ok "$tree: the series applies with patch -p1 --fuzz=0" \
+		apply_patch "$base.patch" "${patches[@]/#/$pdir/}"
+	t_ok "$tree: the series applies with git am" \
+		apply_am "$base" "${patches[@]/#/$pdir/}"
+	t_ok "$tree: git am and patch give the same result" \
+		diff -r -x .git "$base" "$base.patch"
+done
+t_done

@@ -1,0 +1,139 @@
+# shellcheck shell=bash
+# tests/kernel/lib.sh - shared setup for the kernel series tests.
+#
+# Uses the TAP helpers of tests/boot/tap.sh (t_plan, t_ok, t_is, t_grep,
+# t_boot, t_done) and adds:
+#
+#   k_kernel [TREE]          build (or reuse) the patched kernel of TREE
+#                            (kernel/series, or kernel/series-TREE when it
+#                            exists; K_SERIES_DIR=DIR uses DIR instead of
+#                            kernel/; K_KERNEL=BZIMAGE boots that image
+#                            instead, e.g. one built with other fragments);
+#                            sets K_BZ and K_KVER
+#   k_base_initrd            dracut base image (no bootconfig) for K_KVER;
+#                            sets K_BASE
+#   k_trailer TEXT OUT [pad] [size] [csum] [post]
+#                            append TEXT + NUL + pad NULs + footer to OUT;
+#                            size/csum override the footer fields ("" =
+#                            computed), post = NULs after the magic
+#   k_boot NAME INITRD [boot options]
+#                            boot K_BZ with INITRD into $T_TMP/NAME
+#   k_no_oops BUNDLE_OR_LOG  ok when the console shows no oops/BUG/KASAN
+# shellcheck disable=SC2034 # K_* are read by the test files
+
+# shellcheck source=../boot/tap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../boot/tap.sh"
+
+# The series of TREE: DIR/series-TREE when it exists, else DIR/series,
+# with DIR = $K_SERIES_DIR (a staging copy with its own patches/, to test
+# patches before they go into kernel/) or kernel/.
+k_series_file()
+{
+	local tree=${1:-6.1} dir=${K_SERIES_DIR:-$BT_TOP/kernel}
+
+	if [ -f "$dir/series-$tree" ]; then
+		printf '%s\n' "$dir/series-$tree"
+	else
+		printf '%s\n' "$dir/series"
+	fi
+}
+
+k_kernel()
+{
+	local tree=${1:-6.1} series
+
+	series=$(k_series_file "$tree")
+	if [ -n "${K_KERNEL:-}" ]; then
+		K_BZ=$K_KERNEL
+	else
+		K_BZ=$("$BT_TOP/kernel/build.sh" --tree "$tree" --series "$series" \
+			2>"$T_TMP/kernel.err") ||
+			{ echo "Bail out! kernel build failed: $(tail -n1 "$T_TMP/kernel.err")"; exit 1; }
+	fi
+	K_KVER=$(cat "$(dirname "$K_BZ")/kernelrelease")
+	K_TREE=$tree
+}
+
+k_base_initrd()
+{
+	K_BASE=$("$BT_TOP/bin/boottrace" initrd --print-base --kver "$K_KVER" \
+		--tree "$K_TREE" 2>"$T_TMP/initrd.err") ||
+		{ echo "Bail out! base initrd failed: $(tail -n1 "$T_TMP/initrd.err")"; exit 1; }
+}
+
+# Little-endian u32 as raw bytes on stdout.
+k_le32()
+{
+	local v=$1
+
+	printf '%b' "\\x$(printf %02x $((v & 255)))" \
+		"\\x$(printf %02x $(((v >> 8) & 255)))" \
+		"\\x$(printf %02x $(((v >> 16) & 255)))" \
+		"\\x$(printf %02x $(((v >> 24) & 255)))"
+}
+
+# 32-bit sum of the bytes of a file (the bootconfig checksum).
+k_csum()
+{
+	od -An -v -tu1 "$1" | awk '{ for (i = 1; i <= NF; i++) s += $i }
+		END { printf "%d\n", s % 4294967296 }'
+}
+
+k_trailer()
+{
+	local text=$1 out=$2 pad=${3:-0} size=${4:-} csum=${5:-} post=${6:-0}
+	local data
+
+	data=$(mktemp "$T_TMP/data.XXXXXX")
+	cat "$text" >"$data"
+	head -c $((1 + pad)) /dev/zero >>"$data"
+	[ -n "$size" ] || size=$(stat -c %s "$data")
+	[ -n "$csum" ] || csum=$(k_csum "$data")
+	{
+		cat "$data"
+		k_le32 "$size"
+		k_le32 "$csum"
+		printf '#BOOTCONFIG\n'
+		head -c "$post" /dev/zero
+	} >>"$out"
+	rm -f "$data"
+}
+
+# k_skip DESC REASON: a TAP test skipped for REASON.
+k_skip()
+{
+	T_N=$((T_N + 1))
+	echo "ok $T_N - $1 # SKIP $2"
+}
+
+k_boot()
+{
+	local name=$1 initrd=$2
+	shift 2
+	t_boot "$name" --kernel "$K_BZ" --kver "$K_KVER" --initrd "$initrd" "$@"
+}
+
+# Fails when the console of a boot shows a kernel warning, oops or a
+# sanitizer report before any "Kernel panic - not syncing" line (a panic
+# prints its own Call Trace).
+k_no_oops()
+{
+	local log=$1
+
+	[ -d "$log" ] && log=$log/console.log
+	[ -f "$log" ] || { echo "no console log $log"; return 1; }
+	! sed '/Kernel panic - not syncing/,$d' "$log" |
+		grep -a -E 'BUG:|Oops|WARNING: CPU|KASAN|UBSAN|general protection|Call Trace'
+}
+
+# The console log of a boot, whether it produced a bundle or not.
+k_console()
+{
+	local b=$T_TMP/$1
+
+	if [ -f "$b/console.log" ]; then
+		printf '%s\n' "$b/console.log"
+	else
+		printf '%s\n' "$b.failed/console.log"
+	fi
+}
