@@ -7,16 +7,17 @@ set -uo pipefail
 
 conf=$BT_TOP/examples/default.bconf
 t_kernel
-t_plan 22
+t_plan 26
 t_boot default "$conf"
 b=$T_TMP/default
 t_is "$T_RC" 0 "boottrace boot exits 0"
 [ -f "$b/metadata" ] || { echo "Bail out! no bundle: $T_ERR"; exit 1; }
 
 for f in trace.dat console.log dmesg uname proc/cmdline proc/bootconfig \
-	tracefs/error_log tracefs/per_cpu/cpu0/stats; do
+	tracefs/per_cpu/cpu0/stats; do
 	[ -s "$b/$f" ] || missing+=" $f"
 done
+[ -f "$b/tracefs/error_log" ] || missing+=" tracefs/error_log"
 t_is "${missing:-}" "" "the bundle has trace.dat, console, dmesg, uname, proc/*, error_log, per-CPU stats"
 t_is "$(t_meta "$b" bootconfig_status)" loaded "metadata: bootconfig loaded"
 for k in kernel_release tree_version series_hash fragment_hash bconf_hash accelerator boot_wall_seconds; do
@@ -36,6 +37,8 @@ t_ok "the kprobe fired (kprobe_profile hits: ${hits:-none})" test "${hits:-0}" -
 t_is "$(cat "$tf/events/kprobes/vfs_read/filter" 2>&1)" "common_pid < 200" "the kprobe filter is set"
 t_is "$(cat "$tf/events/task/task_newtask/filter" 2>&1)" "pid < 128" "the task_newtask filter is set"
 t_is "$(cat "$tf/events/task/task_newtask/enable" 2>&1)" 1 "task_newtask is enabled"
+kb=$(cat "$tf/buffer_size_kb" 2>&1)
+t_ok "the top buffer has the configured size (1MB, got $kb KB)" test "$kb" -ge 1024 -a "$kb" -lt 1100
 t_grep "$tf/synthetic_events" '^initcall_latency[[:space:]]+unsigned long func; u64 lat$' \
 	"the synthetic event is defined"
 t_grep "$tf/events/synthetic/initcall_latency/trigger" '^hist:keys=func.sym,lat:vals=hitcount,lat:sort=lat' \
@@ -59,6 +62,12 @@ t_ok "instance bar filters kernel_* only" \
 rep=$T_TMP/report.txt
 trace-cmd report -i "$b/trace.dat" >"$rep" 2>"$T_TMP/report.err"
 t_is "$?" 0 "host trace-cmd report reads trace.dat"
-t_grep "$rep" 'vfs_read: \(vfs_read\+0x0' "trace.dat has vfs_read kprobe events"
-t_grep "$rep" '^ *\[?bar\]? .*function: +kernel_' "trace.dat has the instance bar's function events"
+t_grep "$rep" ' vfs_read: +\([0-9a-f]+\) arg1=0x[0-9a-f]+ arg2=0x' "trace.dat has vfs_read kprobe events"
+t_grep "$rep" '^bar: .* function: +kernel_' "trace.dat has the instance bar's function events"
+t_grep "$rep" '^foo: .* function: +user_' "trace.dat has the instance foo's function events"
+
+"$BT_TOP/bin/boottrace" report "$b" >"$T_TMP/summary.txt" 2>&1
+t_grep "$T_TMP/summary.txt" '^histogram synthetic:initcall_latency \(top\): top [0-9]+ of [0-9]+ entries' \
+	"boottrace report shows the initcall latency histogram"
+t_grep "$T_TMP/summary.txt" '^ +top +vfs_read +[1-9][0-9]*$' "boottrace report counts the vfs_read events"
 t_done

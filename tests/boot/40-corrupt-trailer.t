@@ -8,7 +8,7 @@ t_kernel
 t_plan 7
 conf=$BT_TOP/examples/default.bconf
 img=$T_TMP/corrupt.img
-"$BT_TOP/bin/boottrace" initrd "$conf" -o "$img" 2>"$T_TMP/initrd.err"
+"$BT_TOP/bin/boottrace" initrd "$conf" -o "$img" --kver "$T_KVER" 2>"$T_TMP/initrd.err"
 t_is "$?" 0 "boottrace initrd builds the image"
 # flip one byte of the config text: 'task_newtask' -> 'tasK_newtask'
 off=$(grep -a -b -o 'task_newtask' "$img" | tail -n1 | cut -d: -f1)

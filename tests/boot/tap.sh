@@ -7,6 +7,8 @@
 #   t_grep FILE RE DESC ok when FILE has a line matching the ERE
 #   t_skip_all REASON   skip the whole file
 #   t_boot NAME ARGS... boottrace boot ARGS -o $T_TMP/NAME; sets T_RC, T_ERR
+#   t_kernel            build (or reuse) the kernel; BOOTTRACE_TEST_KERNEL=
+#                       BZIMAGE tests that image instead (kernelrelease beside)
 # shellcheck disable=SC2034 # T_RC, T_ERR are read by the test files
 # Tests print diagnostics with `# ` and never stop at the first failure.
 
@@ -74,7 +76,8 @@ t_boot()
 	local name=$1
 	shift
 	T_RC=0
-	"$BT_TOP/bin/boottrace" boot -o "$T_TMP/$name" "$@" 2>"$T_TMP/$name.err" || T_RC=$?
+	"$BT_TOP/bin/boottrace" boot -o "$T_TMP/$name" "${T_KOPTS[@]}" "$@" \
+		2>"$T_TMP/$name.err" || T_RC=$?
 	T_ERR=$(cat "$T_TMP/$name.err")
 	printf '%s\n' "$T_ERR" | grep -E 'warning|error|bundle:' | sed 's/^/# /'
 }
@@ -85,10 +88,20 @@ t_meta()
 }
 
 # The kernel is shared by all boot tests (built once, cached).
+T_KOPTS=()
 t_kernel()
 {
-	"$BT_TOP/kernel/build.sh" >"$T_TMP/kernel.out" 2>"$T_TMP/kernel.err" ||
-		{ echo "Bail out! kernel build failed: $(tail -n1 "$T_TMP/kernel.err")"; exit 1; }
+	local k=${BOOTTRACE_TEST_KERNEL:-}
+
+	if [ -z "$k" ]; then
+		"$BT_TOP/kernel/build.sh" >"$T_TMP/kernel.out" 2>"$T_TMP/kernel.err" ||
+			{ echo "Bail out! kernel build failed: $(tail -n1 "$T_TMP/kernel.err")"; exit 1; }
+		k=$(tail -n1 "$T_TMP/kernel.out")
+	fi
+	[ -s "$(dirname "$k")/kernelrelease" ] ||
+		{ echo "Bail out! no kernelrelease beside $k"; exit 1; }
+	T_KOPTS=(--kernel "$k")
+	T_KVER=$(cat "$(dirname "$k")/kernelrelease")
 }
 
 t_done()
