@@ -30,6 +30,7 @@
 #define TIMEOUT_MS	30000
 #define MAX_REPRO	40
 #define MIN_BUDGET	3000	/* runner round trips per minimisation */
+#define MIN_SECONDS	30	/* and time */
 
 struct runner {
 	const char *cmd;
@@ -410,14 +411,18 @@ static size_t minimise(const struct pair *p, char *buf, size_t len, int field)
 {
 	static struct result a, b;
 	char *tmp = malloc(len + 1);
-	int budget = MIN_BUDGET;
+	/* CLI runners spawn processes: smaller budget there */
+	int budget = p->flags ? MIN_BUDGET / 10 : MIN_BUDGET;
+	time_t stop = time(NULL) + MIN_SECONDS;
 
 	if (!tmp)
 		abort();
-	for (size_t chunk = len / 2 ? len / 2 : 1; chunk >= 1 && budget > 0;) {
+	for (size_t chunk = len / 2 ? len / 2 : 1;
+	     chunk >= 1 && budget > 0 && time(NULL) < stop;) {
 		bool progress = false;
 
-		for (size_t at = 0; at + chunk <= len && budget > 0;) {
+		for (size_t at = 0; at + chunk <= len && budget > 0 &&
+		     time(NULL) < stop;) {
 			memcpy(tmp, buf, at);
 			memcpy(tmp + at, buf + at + chunk, len - at - chunk);
 			budget--;
@@ -495,6 +500,77 @@ static void write_repro(const struct pair *p, const char *tag, char *buf,
 
 static const struct runner *lib_a;
 
+static bool is(const struct result *r, enum res_field f, const char *v)
+{
+	return !r->dead && !strcmp(r->f[f].p, v);
+}
+
+static bool same(const struct result *a, const struct result *b,
+		 enum res_field f)
+{
+	return a->f[f].n == b->f[f].n && !memcmp(a->f[f].p, b->f[f].p, a->f[f].n);
+}
+
+/* Trailer size field of `bootconfig -a` on the runners' 7-byte initrd. */
+static size_t apply_size(const char *buf, size_t len)
+{
+	size_t size = strnlen(buf, len) + 1, total = 7 + size + 20;
+
+	return size + (((total + 3) & ~(size_t)3) - total);
+}
+
+static const struct pair *cli_p;	/* set by -O: B is our CLI */
+
+/*
+ * The documented deliberate differences of our CLI (README.md).  Returns
+ * their name when A (the tree's tool) and B (ours) differ exactly that way
+ * and B does what we promise instead; NULL otherwise.
+ */
+static const char *deliberate(const struct pair *p, const char *buf,
+			      size_t len, const struct result *a,
+			      const struct result *b)
+{
+	if (p != cli_p || a->dead || b->dead || b->f[RES_NOTE].n)
+		return NULL;
+	/* upstream cannot show or delete what it wrote here (its notes) */
+	if (apply_size(buf, len) >= DATA_MAX &&
+	    strstr(a->f[RES_APPLY].p, "outcome: applied") &&
+	    strstr(b->f[RES_APPLY].p, "outcome: failed") &&
+	    !b->f[RES_IMAGE].n && same(a, b, RES_STATUS) &&
+	    same(a, b, RES_MSG) && same(a, b, RES_LIST) && same(a, b, RES_TREE))
+		return "-a refuses a size the kernel refuses";
+	if (a->f[RES_NOTE].n)
+		return NULL;
+	/* an empty file is an initrd without config: no "Error:" line */
+	if (len == 0 && is(a, RES_MSG, "Config data is empty") &&
+	    is(b, RES_STATUS, "ok") && !b->f[RES_LIST].n && !b->f[RES_TREE].n &&
+	    !b->f[RES_LISTERR].n && same(a, b, RES_APPLY) &&
+	    same(a, b, RES_IMAGE))
+		return "empty file shows nothing";
+	/* a 16-word key: upstream lists part and says "Failed to compose
+	 * key"; ours refuses -l with an explanation (no position) */
+	if (is(a, RES_STATUS, "ok") && is(a, RES_LISTERR, "compose-error -34\n") &&
+	    is(b, RES_STATUS, "err") && is(b, RES_LINE, "0") &&
+	    !b->f[RES_LIST].n && same(a, b, RES_TREE) &&
+	    same(a, b, RES_APPLY) && same(a, b, RES_IMAGE))
+		return "-l refuses a key the kernel cannot compose";
+	return NULL;
+}
+
+static struct { const char *what; long n; } delib[8];
+
+static void count_deliberate(const char *what)
+{
+	for (int i = 0; i < 8; i++) {
+		if (!delib[i].what)
+			delib[i].what = what;
+		if (delib[i].what == what) {
+			delib[i].n++;
+			return;
+		}
+	}
+}
+
 /* Judge one config's pair of answers; report and count. */
 static void judge(const struct pair *p, const char *src, const char *buf,
 		  size_t len, unsigned int flags, const struct result *a,
@@ -502,11 +578,16 @@ static void judge(const struct pair *p, const char *src, const char *buf,
 {
 	struct pair q = *p;
 	int field = compare(a, b);
+	const char *why;
 
 	q.flags = flags;
 	if (p->a == lib_a)
 		count_outcome(a);
-	if (field < 0) {
+	why = field >= 0 && field < RES_NFIELDS ?
+	      deliberate(p, buf, len, a, b) : NULL;
+	if (field < 0 || why) {
+		if (why)
+			count_deliberate(why);
 		n_pass++;
 		return;
 	}
@@ -1014,7 +1095,9 @@ static void usage(FILE *f)
 		"  -n N        generated configs (default 10000)\n"
 		"  -s SEED     seed (default: random, printed)\n"
 		"  -k K        CLI comparison every K-th generated config (default 50)\n"
-		"  -o DIR      write minimal reproducers there\n");
+		"  -o DIR      write minimal reproducers there\n"
+		"  -O          -B is our CLI: accept its documented deliberate\n"
+		"              differences (README.md), checking what it does instead\n");
 }
 
 static int read_file(const char *path, struct sbuf *b)
@@ -1032,15 +1115,6 @@ static int read_file(const char *path, struct sbuf *b)
 	return r < 0 ? -1 : 0;
 }
 
-/* apply only what both tools must accept: the deliberate size difference */
-static unsigned int apply_flags(const char *buf, size_t len)
-{
-	size_t size = strnlen(buf, len) + 1, total = 7 + size + 20;
-	size_t pad = ((total + 3) & ~(size_t)3) - total;
-
-	return size + pad < DATA_MAX ? REQ_APPLY : 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct runner ra = { 0 }, rb = { 0 }, rca = { 0 }, rcb = { 0 };
@@ -1055,8 +1129,9 @@ int main(int argc, char **argv)
 	char name[256];
 	int opt, nfiles;
 
-	while ((opt = getopt(argc, argv, "a:b:A:B:n:s:k:o:h")) != -1) {
+	while ((opt = getopt(argc, argv, "a:b:A:B:n:s:k:o:Oh")) != -1) {
 		switch (opt) {
+		case 'O': cli_p = &cli_pair; break;
 		case 'a': ra.cmd = optarg; break;
 		case 'b': rb.cmd = optarg; break;
 		case 'A': rca.cmd = optarg; break;
@@ -1110,7 +1185,7 @@ int main(int argc, char **argv)
 		check(&lib, path, files[i].p, files[i].n, 0);
 		if (have_cli)
 			check(&cli, path, files[i].p, files[i].n,
-			      apply_flags(files[i].p, files[i].n));
+			      REQ_APPLY);
 	}
 
 	rng_state = seed;
@@ -1118,7 +1193,7 @@ int main(int argc, char **argv)
 		n_lim++;
 		check(&lib, name, b.p, b.n, 0);
 		if (have_cli && b.n <= DATA_MAX)
-			check(&cli, name, b.p, b.n, apply_flags(b.p, b.n));
+			check(&cli, name, b.p, b.n, REQ_APPLY);
 	}
 
 	rng_state = seed;
@@ -1140,7 +1215,7 @@ int main(int argc, char **argv)
 		check(&lib, name, b.p, b.n, 0);
 		if (have_cli && i % every == 0 && b.n <= DATA_MAX) {
 			n_cli++;
-			check(&cli, name, b.p, b.n, apply_flags(b.p, b.n));
+			check(&cli, name, b.p, b.n, REQ_APPLY);
 		}
 		if (n >= 100000 && i && i % 100000 == 0)
 			printf("bt-diff: %ld configs, %ld differences so far\n",
@@ -1159,6 +1234,9 @@ int main(int argc, char **argv)
 	for (int i = 0; i < n_tally; i++)
 		printf("%s %s %ld", i ? "," : "", tally[i].what, tally[i].n);
 	printf("\n");
+	for (int i = 0; i < 8 && delib[i].what; i++)
+		printf("bt-diff: deliberate difference (README.md): %s: %ld\n",
+		       delib[i].what, delib[i].n);
 	if (n_repro)
 		printf("bt-diff: %d minimal reproducers in %s\n", n_repro,
 		       out_dir);
