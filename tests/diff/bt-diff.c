@@ -334,8 +334,13 @@ static int compare(const struct result *a, const struct result *b)
 	for (int i = 0; i < RES_NFIELDS; i++) {
 		const struct sbuf *x = &a->f[i], *y = &b->f[i];
 
-		if (i == RES_NOTE && (x->n || y->n))
-			return i;
+		/* B's notes are findings unless A (the same code) has them
+		 * too; A's alone are the reference's own bugs */
+		if (i == RES_NOTE) {
+			if (y->n && (x->n != y->n || memcmp(x->p, y->p, x->n)))
+				return i;
+			continue;
+		}
 		if ((i == RES_POS || i == RES_NODES) &&
 		    (!strcmp(x->p, "?") || !strcmp(y->p, "?")))
 			continue;
