@@ -11,6 +11,8 @@
  * A metric regresses when it grows by more than its absolute limit AND by
  * more than its percent limit.  Limits come from the first matching line
  * of the thresholds file, then the built-in defaults (see README.md).
+ * With normalisation (default when a boot ran under TCG) B's initcall
+ * durations are first scaled to A's speed.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -281,6 +283,59 @@ static void judge(struct metric *m, const struct rule *rules, size_t n)
 		m->st = m->in_a ? M_OK : M_ADDED;
 }
 
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * Under TCG every duration scales with the host's load.  The median of the
+ * A/B ratios of initcalls that took at least 1 ms in both boots estimates
+ * that factor without being moved by a few slow initcalls; B's initcall
+ * durations are multiplied by it.  Returns the factor (1 if unknown).
+ */
+static double normalize(struct mset *s)
+{
+	double *r = xcalloc(s->n, sizeof(*r)), f = 1;
+	size_t i, n = 0;
+	uint64_t total = 0;
+
+	for (i = 0; i < s->n; i++) {
+		const struct metric *m = &s->m[i];
+
+		if (!strncmp(m->name, "initcall:", 9) && m->in_a && m->in_b &&
+		    m->a >= 1000 && m->b >= 1000)
+			r[n++] = (double)m->a / (double)m->b;
+	}
+	if (n >= 5) {
+		qsort(r, n, sizeof(*r), cmp_double);
+		f = n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
+	}
+	free(r);
+	for (i = 0; i < s->n; i++) {
+		struct metric *m = &s->m[i];
+
+		if (strncmp(m->name, "initcall:", 9))
+			continue;
+		m->b = (uint64_t)((double)m->b * f + 0.5);
+		if (m->in_b)
+			total += m->b;
+	}
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->m[i].name, "total:initcalls") && s->m[i].in_b)
+			s->m[i].b = total;
+	return f;
+}
+
+static bool is_tcg(const struct analysis *a)
+{
+	const char *acc = analysis_meta(a, "accelerator");
+
+	return acc && !strcmp(acc, "tcg");
+}
+
 static const char *stat_name(enum mstat s)
 {
 	static const char *const n[] = { "ok", "regression", "ignored",
@@ -323,7 +378,7 @@ static void text_metric(const struct metric *m, FILE *f)
 
 static void text_out(const struct analysis *a, const struct analysis *b,
 		     struct metric **v, size_t n, size_t regs, const char *src,
-		     FILE *f)
+		     double factor, FILE *f)
 {
 	size_t i, shown = 0, kinds[5] = { 0 };
 
@@ -332,6 +387,9 @@ static void text_out(const struct analysis *a, const struct analysis *b,
 		analysis_meta(a, "created") ?: "?", b->path,
 		analysis_meta(b, "kernel_release") ?: "?",
 		analysis_meta(b, "created") ?: "?", src);
+	if (factor > 0)
+		fprintf(f, "B's initcall durations scaled by %.3f (median A/B "
+			"ratio: the boots ran at different speeds)\n", factor);
 	for (i = 0; i < n; i++)
 		kinds[v[i]->st]++;
 	fprintf(f, "metrics: %zu compared, %zu regressions, %zu added, %zu "
@@ -353,7 +411,7 @@ static void text_out(const struct analysis *a, const struct analysis *b,
 
 static void json_out(const struct analysis *a, const struct analysis *b,
 		     struct metric **v, size_t n, size_t regs, const char *src,
-		     FILE *f)
+		     double factor, FILE *f)
 {
 	size_t i;
 
@@ -363,6 +421,10 @@ static void json_out(const struct analysis *a, const struct analysis *b,
 	json_str(f, b->path);
 	fputs(",\"initcall_source\":", f);
 	json_str(f, src);
+	if (factor > 0)
+		fprintf(f, ",\"scale\":%.6f", factor);
+	else
+		fputs(",\"scale\":null", f);
 	fprintf(f, ",\"regressions\":%zu,\"metrics\":[", regs);
 	for (i = 0; i < n; i++) {
 		const struct metric *m = v[i];
@@ -387,8 +449,9 @@ static void json_out(const struct analysis *a, const struct analysis *b,
 }
 
 int diff_run(const struct analysis *a, const struct analysis *b,
-	     const char *thresholds, bool json, FILE *f)
+	     const char *thresholds, int norm, bool json, FILE *f)
 {
+	double factor = -1;
 	struct rule *rules = NULL;
 	size_t nrules = 0, i, regs = 0;
 	struct mset s = { 0 };
@@ -407,6 +470,8 @@ int diff_run(const struct analysis *a, const struct analysis *b,
 		add_bundle(&s, a, false, false);
 		add_bundle(&s, b, true, false);
 	}
+	if (norm > 0 || (norm < 0 && (is_tcg(a) || is_tcg(b))))
+		factor = normalize(&s);
 	v = xcalloc(s.n, sizeof(*v));
 	for (i = 0; i < s.n; i++) {
 		judge(&s.m[i], rules, nrules);
@@ -415,9 +480,9 @@ int diff_run(const struct analysis *a, const struct analysis *b,
 	}
 	qsort(v, s.n, sizeof(*v), cmp_delta);
 	if (json)
-		json_out(a, b, v, s.n, regs, src, f);
+		json_out(a, b, v, s.n, regs, src, factor, f);
 	else
-		text_out(a, b, v, s.n, regs, src, f);
+		text_out(a, b, v, s.n, regs, src, factor, f);
 	for (i = 0; i < s.n; i++)
 		free(s.m[i].name);
 	free(s.m);

@@ -8,8 +8,12 @@
 
 #include "analysis.h"
 
-/* Returns the exit status: 0 no regression, 1 regression, 2 error. */
+/*
+ * Returns the exit status: 0 no regression, 1 regression, 2 error.
+ * @norm: 1 scale B's initcall durations to A's speed, 0 never, -1 when
+ * either bundle booted under TCG.
+ */
 int diff_run(const struct analysis *a, const struct analysis *b,
-	     const char *thresholds, bool json, FILE *f);
+	     const char *thresholds, int norm, bool json, FILE *f);
 
 #endif /* TA_DIFF_H */

@@ -19,7 +19,8 @@ static void usage(FILE *f)
 {
 	fputs("usage: trace-analysis report BUNDLE [--json] [--svg FILE] "
 	      "[--perfetto FILE] [--top N]\n"
-	      "       trace-analysis diff A B [--thresholds FILE] [--json]\n"
+	      "       trace-analysis diff A B [--thresholds FILE] "
+	      "[--[no-]normalize] [--json]\n"
 	      "       trace-analysis check BUNDLE EXPECT [--json]\n"
 	      "\n"
 	      "report   initcall latency (trace.dat and latency histograms), "
@@ -42,6 +43,10 @@ static void usage(FILE *f)
 	      "  --perfetto FILE   Chrome trace JSON for ui.perfetto.dev\n"
 	      "  --top N           rows in the tables (default 20)\n"
 	      "  --thresholds FILE per-pattern regression thresholds (diff)\n"
+	      "  --normalize       scale B's initcall durations to A's speed "
+	      "(median ratio);\n"
+	      "                    default when a bundle booted under TCG\n"
+	      "  --no-normalize    compare raw durations\n"
 	      "  -h, --help        this help\n"
 	      "\n"
 	      "Exit status: 0 fine, 1 a failed setting / regression / unmet "
@@ -56,6 +61,7 @@ struct args {
 	bool json;
 	const char *svg, *perfetto, *thresholds;
 	size_t top;
+	int normalize;
 };
 
 static int parse_args(int argc, char **argv, struct args *a)
@@ -66,6 +72,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "perfetto", required_argument, NULL, 'p' },
 		{ "top", required_argument, NULL, 't' },
 		{ "thresholds", required_argument, NULL, 'T' },
+		{ "normalize", no_argument, NULL, 'N' },
+		{ "no-normalize", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -74,12 +82,15 @@ static int parse_args(int argc, char **argv, struct args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->top = 20;
+	a->normalize = -1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': a->json = true; break;
 		case 's': a->svg = optarg; break;
 		case 'p': a->perfetto = optarg; break;
 		case 'T': a->thresholds = optarg; break;
+		case 'N': a->normalize = 1; break;
+		case 'n': a->normalize = 0; break;
 		case 't':
 			if (!parse_u64(optarg, 10, &n) || !n) {
 				fprintf(stderr, "trace-analysis: --top needs a "
@@ -180,7 +191,8 @@ static int cmd_diff(const struct args *ar)
 		analysis_free(&a);
 		return 2;
 	}
-	rc = diff_run(&a, &b, ar->thresholds, ar->json, stdout);
+	rc = diff_run(&a, &b, ar->thresholds, ar->normalize, ar->json,
+		      stdout);
 	analysis_free(&a);
 	analysis_free(&b);
 	return rc;

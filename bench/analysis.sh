@@ -1,0 +1,111 @@
+#!/bin/bash
+# bench/analysis.sh - trace-analysis on a trace.dat of more than a million
+# events, against `trace-cmd report >/dev/null` and a no-op libtracecmd
+# iteration (the floor), in one run; prints times, ratios and peak RSS.
+set -euo pipefail
+
+BT_TOP=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
+export BT_TOP
+# shellcheck source=../scripts/lib.sh
+. "$BT_TOP/scripts/lib.sh"
+
+usage()
+{
+	cat <<'USAGE'
+usage: bench/analysis.sh [--bundle DIR] [--runs N] [--reboot]
+
+Boots bench/analysis/function.bconf once (the function tracer during boot
+into a 40 MiB instance buffer; the bundle is cached in
+$BOOTTRACE_CACHE/bench/analysis-function) unless --bundle gives one, then
+times, median of N runs (default 3):
+
+  trace-analysis   trace-analysis report BUNDLE >/dev/null
+  trace-cmd        trace-cmd report -i BUNDLE/trace.dat >/dev/null
+  no-op floor      open trace.dat with libtracecmd and iterate every record
+
+and prints the ratios (targets: trace-cmd / trace-analysis >= 5,
+trace-analysis / floor <= 1.5) and each one's peak RSS, plus trace-analysis's
+peak RSS on the small recorded initcalls bundle (memory must stay flat as
+the trace grows).
+
+options:
+  --bundle DIR   use this bundle instead of booting
+  --runs N       runs of each (default 3)
+  --reboot       boot again even when a cached bundle exists
+  -h, --help     this help
+USAGE
+}
+
+bundle='' runs=3 reboot=''
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-h | --help) usage; exit 0 ;;
+	--bundle) [ $# -ge 2 ] || bt_die "--bundle needs a directory"; bundle=$2; shift ;;
+	--runs) [ $# -ge 2 ] || bt_die "--runs needs a number"; runs=$2; shift ;;
+	--reboot) reboot=1 ;;
+	*) bt_die "unknown argument '$1' (see --help)" ;;
+	esac
+	shift
+done
+case "$runs" in "" | *[!0-9]* | 0) bt_die "--runs takes a positive number" ;; esac
+
+bt_need_pkgs trace-cmd time libtracecmd-dev libtraceevent-dev pkg-config gcc
+make -s -C "$BT_TOP/trace-analysis" >&2
+ta=$BT_TOP/trace-analysis/build/trace-analysis
+
+if [ -z "$bundle" ]; then
+	bundle=$(bt_cache_dir)/bench/analysis-function
+	if [ -n "$reboot" ] || [ ! -s "$bundle/trace.dat" ]; then
+		mkdir -p "$(dirname "$bundle")"
+		bt_log "booting bench/analysis/function.bconf (once; cached in $bundle)"
+		"$BT_TOP/bin/boottrace" boot "$BT_TOP/bench/analysis/function.bconf" \
+			-o "$bundle" >&2
+	fi
+fi
+[ -s "$bundle/trace.dat" ] || bt_die "$bundle: no trace.dat"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# shellcheck disable=SC2046 # pkg-config output is a word list
+gcc -std=gnu11 -O2 -Wall -Wextra -Werror $(pkg-config --cflags libtracecmd) \
+	-o "$tmp/noop" "$BT_TOP/bench/analysis/noop-iterate.c" \
+	$(pkg-config --libs libtracecmd libtraceevent)
+
+records=$("$tmp/noop" "$bundle/trace.dat" | awk '{ print $1 }')
+bt_log "trace.dat: $records records, $(du -h "$bundle/trace.dat" | cut -f1)"
+[ "$records" -ge 1000000 ] ||
+	bt_log "warning: fewer than 1M records; the targets assume at least 1M"
+
+# measure NAME CMD...: median seconds and max peak RSS (KiB) of $runs runs
+measure()
+{
+	local name=$1 i
+	shift
+	: >"$tmp/$name"
+	for ((i = 0; i < runs; i++)); do
+		/usr/bin/time -f '%e %M' -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" ||
+			bt_die "$name failed: $(tail -n3 "$tmp/err")"
+		cat "$tmp/t" >>"$tmp/$name"
+	done
+	sort -n "$tmp/$name" | awk -v n="$runs" '
+		{ t[NR] = $1; if ($2 > m) m = $2 }
+		END { printf "%s %d\n", t[int((n + 1) / 2)], m }'
+}
+
+read -r t_ta m_ta < <(measure ta "$ta" report "$bundle")
+read -r t_tc m_tc < <(measure tc trace-cmd report -i "$bundle/trace.dat")
+read -r t_no m_no < <(measure noop "$tmp/noop" "$bundle/trace.dat")
+small=$BT_TOP/trace-analysis/tests/fixtures/bundles/initcalls
+read -r t_sm m_sm < <(measure small "$ta" report "$small")
+
+printf '%-16s %10s %12s\n' "" "seconds" "peak RSS KiB"
+printf '%-16s %10s %12s\n' "trace-analysis" "$t_ta" "$m_ta" "trace-cmd" "$t_tc" "$m_tc" \
+	"no-op floor" "$t_no" "$m_no"
+printf '%-16s %10s %12s   (%s records, small bundle)\n' "trace-analysis" "$t_sm" "$m_sm" \
+	"$("$tmp/noop" "$small/trace.dat" | awk '{ print $1 }')"
+awk -v ta="$t_ta" -v tc="$t_tc" -v no="$t_no" -v n="$records" 'BEGIN {
+	if (ta <= 0) ta = 0.001; if (no <= 0) no = 0.001
+	printf "records: %d\n", n
+	printf "trace-cmd report / trace-analysis: %.1fx (target >= 5)\n", tc / ta
+	printf "trace-analysis / no-op floor:      %.2fx (target <= 1.5)\n", ta / no
+}'

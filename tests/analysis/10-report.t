@@ -1,0 +1,81 @@
+#!/bin/bash
+# trace-analysis on fresh boots (one bundle per config, reused by every
+# check): the default example, a config with deliberate failures and a tiny
+# buffer, and a config with initcall events in trace.dat.
+set -uo pipefail
+. "$(dirname "$0")/../boot/tap.sh"
+
+ta=$BT_TOP/trace-analysis/build/trace-analysis
+make -s -C "$BT_TOP/trace-analysis" >&2 || { echo "Bail out! build failed"; exit 1; }
+need_cmd() { command -v "$1" >/dev/null || { echo "Bail out! $1 missing (apt-get install $2)"; exit 1; }; }
+need_cmd jq jq
+need_cmd xmllint libxml2-utils
+t_kernel
+t_plan 27
+
+# report NAME ARGS...: trace-analysis report; output in $T_TMP/NAME.out, rc in R
+report()
+{
+	local name=$1
+	shift
+	R=0
+	"$ta" report "$@" >"$T_TMP/$name.out" 2>"$T_TMP/$name.rerr" || R=$?
+}
+
+# --- the default example
+t_boot default "$BT_TOP/examples/default.bconf"
+[ -f "$T_TMP/default/metadata" ] || { echo "Bail out! no bundle: $T_ERR"; exit 1; }
+report default "$T_TMP/default"
+o=$T_TMP/default.out
+t_is "$R" 0 "default: report exits 0"
+t_grep "$o" '^Initcall latency from histogram top:synthetic:initcall_latency: [0-9]{2,} functions' \
+	"default: initcall table from the synthetic histogram"
+t_grep "$o" '^  1 +[a-z_0-9]+ +1 +[0-9]+$' "default: the table has a longest initcall"
+t_grep "$o" '^  vfs_read +hits [1-9][0-9]* ' "default: kprobe hit count"
+t_grep "$o" '^  top synthetic:initcall_latency  hist:keys=func.sym,lat' "default: synthetic histogram shown"
+t_grep "$o" '^  all settings applied \(14 applied' "default: all settings applied"
+t_ok "default: examples/default.expect is met" \
+	"$ta" check "$T_TMP/default" "$BT_TOP/examples/default.expect"
+
+# --- deliberate failures and a tiny buffer
+t_boot failures "$BT_TOP/tests/analysis/failures.bconf"
+report failures "$T_TMP/failures"
+o=$T_TMP/failures.out
+t_is "$R" 1 "failures: report exits 1"
+t_grep "$o" '^  FAILED +ftrace.event.nosuchgroup.nosuchevent.enable' "failures: unknown event by key"
+t_grep "$o" '^  FAILED +ftrace.event.task.task_rename.filter' "failures: bad filter by key"
+t_grep "$o" 'filter rejected: ' "failures: bad filter reason"
+t_grep "$o" '^  FAILED +ftrace.instance.badtracer.tracer' "failures: unknown tracer by key"
+t_grep "$o" 'Failed to set given tracer: nosuchtracer' "failures: unknown tracer reason"
+t_grep "$o" '^  FAILED +ftrace.event.task.task_newtask.actions' "failures: too-long action by key"
+t_grep "$o" 'action string is too long' "failures: too-long action reason"
+t_grep "$o" '^  4 of 10 settings FAILED' "failures: nothing else failed"
+t_grep "$o" '^  overrun +tiny +cpu[01] +[1-9]' "tiny buffer_size: overrun reported"
+"$ta" report "$T_TMP/failures" --json >"$T_TMP/f.json" 2>&1
+t_ok "tiny buffer_size: data_loss in the JSON" \
+	jq -e '[.data_loss[] | select(.instance == "tiny")] | length > 0' "$T_TMP/f.json"
+
+# --- initcall events in trace.dat: SVG and Perfetto
+t_boot initcalls "$BT_TOP/tests/analysis/initcalls.bconf"
+report initcalls "$T_TMP/initcalls" --svg "$T_TMP/ic.svg" --perfetto "$T_TMP/ic.json"
+o=$T_TMP/initcalls.out
+t_is "$R" 0 "initcalls: report exits 0"
+t_grep "$o" 'initcall_start/finish\): [0-9]{3}, ' "initcalls: initcall table from trace.dat"
+t_grep "$o" '^  1 +[a-z_0-9]+ +[a-z]+ +[0-9.]+ +[0-9.]+ +0$' "initcalls: level, start, duration, ret"
+t_ok "SVG is well-formed" xmllint --noout "$T_TMP/ic.svg"
+t_grep "$T_TMP/ic.svg" 'fill="#d62728"' "SVG highlights the longest initcalls"
+t_ok "Perfetto JSON parses" jq -e '.traceEvents | length > 0' "$T_TMP/ic.json"
+n=$(jq '[.traceEvents[] | select(.ph == "X" and .cat == "initcall")] | length' "$T_TMP/ic.json" 2>/dev/null)
+want=$("$ta" report "$T_TMP/initcalls" --json | jq '.initcalls | length')
+t_is "$n" "$want" "Perfetto JSON holds every initcall ($want)"
+t_ok "Perfetto JSON has kprobe instants" \
+	jq -e '[.traceEvents[] | select(.ph == "i" and .cat == "kprobe")] | length > 0' "$T_TMP/ic.json"
+t_ok "a bundle diffed with itself passes the gate" \
+	"$ta" diff "$T_TMP/initcalls" "$T_TMP/initcalls"
+
+# keep the bundles for the gate test when asked
+if [ -n "${BOOTTRACE_KEEP_BUNDLES:-}" ]; then
+	mkdir -p "$BOOTTRACE_KEEP_BUNDLES"
+	cp -r "$T_TMP/default" "$T_TMP/failures" "$T_TMP/initcalls" "$BOOTTRACE_KEEP_BUNDLES/"
+fi
+t_done
