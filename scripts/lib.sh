@@ -63,7 +63,8 @@ bt_need_pkgs()
 	# apt-get update once per machine boot of this cache (and always when
 	# the lists are empty), then install.
 	stamp="$(bt_cache_dir)/.apt-updated"
-	if [ ! -e "$stamp" ] || [ -z "$(ls -A /var/lib/apt/lists 2>/dev/null | grep -v lock)" ]; then
+	if [ ! -e "$stamp" ] ||
+		! find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' 2>/dev/null | grep -q .; then
 		bt_log "apt-get update"
 		apt-get update -qq >&2 || bt_die "apt-get update failed"
 		touch "$stamp"
