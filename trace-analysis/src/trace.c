@@ -253,6 +253,47 @@ static void count_kprobes(struct analysis *a)
 	}
 }
 
+/*
+ * Hist keys printed as plain numbers that are kernel text addresses (a
+ * "keys=func" without .sym) get their symbol from trace.dat's kallsyms.
+ */
+static void symbolize_hists(struct analysis *a, struct tep_handle *tep)
+{
+	size_t i, j, k, e, n;
+
+	for (i = 0; i < a->ninst; i++) {
+		struct instance *in = &a->inst[i];
+
+		for (j = 0; j < in->nevents; j++) {
+			struct hist_set *hs = &in->events[j].hist;
+
+			for (k = 0; k < hs->n; k++) {
+				struct hist *h = &hs->hists[k];
+
+				for (e = 0; e < h->nentries; e++) {
+					for (n = 0; n < h->entries[e].nkeys;
+					     n++) {
+						struct hist_key *key =
+							&h->entries[e].keys[n];
+						const char *sym;
+
+						if (key->kind != HK_NUMBER ||
+						    key->num < 0xffff800000000000ull)
+							continue;
+						sym = tep_find_function(tep,
+									key->num);
+						if (!sym)
+							continue;
+						free(key->text);
+						key->text = xstrdup(sym);
+						key->kind = HK_SYM;
+					}
+				}
+			}
+		}
+	}
+}
+
 void trace_read(struct analysis *a)
 {
 	char *path = bundle_file(a, "trace.dat");
@@ -278,6 +319,7 @@ void trace_read(struct analysis *a)
 		a->nerrors++;
 		return;
 	}
+	symbolize_hists(a, tracecmd_get_tep(top));
 	ninst = tracecmd_buffer_instances(top);
 	if (ninst < 0)
 		ninst = 0;
