@@ -496,6 +496,7 @@ static void parse_extra(struct parser *p, struct hist_entry *e)
 	}
 	if (b.len)
 		e->extra = sbuf_steal(&b);
+	sbuf_free(&b);
 }
 
 static int parse_entry(struct parser *p, struct hist *h, char *first)

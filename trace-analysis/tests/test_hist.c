@@ -292,7 +292,23 @@ static void test_real_boot(struct unit *u)
 	hist_set_free(&hs);
 }
 
+/* A blank handler line (found by the fuzzer: it leaked under ASan). */
+static void test_blank_handler_line(struct unit *u)
+{
+	struct hist_set hs;
+	struct hist_error err;
+
+	EXPECT_INT(u, parse_str(HDR "{ pid: 1 } hitcount: 1\n\t\n\nTotals:\n"
+				"    Hits: 1\n    Entries: 1\n    Dropped: 0\n",
+				&hs, &err), 0);
+	if (hs.n != 1)
+		return;
+	EXPECT(u, hs.hists[0].entries[0].extra == NULL);
+	hist_set_free(&hs);
+}
+
 static const struct unit_case cases[] = {
+	UNIT_CASE(test_blank_handler_line),
 	UNIT_CASE(test_real_boot),
 	UNIT_CASE(test_synth_latency),
 	UNIT_CASE(test_execname_string),
