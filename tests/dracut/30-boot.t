@@ -14,9 +14,8 @@ set -uo pipefail
 
 command -v dracut >/dev/null || t_skip_all "dracut is not installed"
 tool=$(t_tool) || { echo "Bail out! cannot build bootconfig"; exit 1; }
-kimg=$("$BT_TOP/bin/boottrace" kernel 2>"$T_TMP/kernel.err" | tail -n1)
-[ -f "$kimg" ] || { echo "Bail out! kernel build failed: $(tail -n1 "$T_TMP/kernel.err")"; exit 1; }
-krel=$(cat "$(dirname "$kimg")/kernelrelease")
+t_kernel
+krel=$T_KREL
 t_plan 10
 cd "$T_TMP" || exit 1
 
@@ -52,7 +51,7 @@ rc=0
 T_KVER=$krel t_dracut dracut.img c.ok --zstd \
 	--modules "systemd systemd-initrd dracut-systemd boottrace-collect bootconfig" || rc=$?
 t_is "$rc" 0 "dracut --force with the collector and bootconfig modules (kver $krel)"
-rc=0; "$BT_TOP/bin/boottrace" boot --initrd dracut.img -o b1 want.bconf 2>boot1.err || rc=$?
+rc=0; "$BT_TOP/bin/boottrace" boot --kernel "$T_KIMG" --initrd dracut.img -o b1 want.bconf 2>boot1.err || rc=$?
 t_is "$rc" 0 "boottrace boot of the dracut image"
 [ "$rc" = 0 ] || tail -n 5 boot1.err | sed 's/^/# /'
 applied b1 "dracut image"
@@ -66,7 +65,7 @@ DRACUT_CONF=/dev/null DRACUT_CONFDIR=$T_TMP/c.ok DRACUT_LIBCONFDIR=$T_TMP/none \
 	BOOTCONFIG_BOOT_DIR=$T_TMP/boot \
 	"$BT_TOP/dracut-module/hooks/zz-boottrace-bootconfig" "$krel" >hook.out 2>&1 || rc=$?
 t_is "$rc" 0 "the postinst.d hook adds the config to the base image"
-rc=0; "$BT_TOP/bin/boottrace" boot --initrd "boot/initrd.img-$krel" -o b2 want.bconf 2>boot2.err || rc=$?
+rc=0; "$BT_TOP/bin/boottrace" boot --kernel "$T_KIMG" --initrd "boot/initrd.img-$krel" -o b2 want.bconf 2>boot2.err || rc=$?
 t_is "$rc" 0 "boottrace boot of the hook's initrd"
 [ "$rc" = 0 ] || tail -n 5 boot2.err | sed 's/^/# /'
 applied b2 "hook initrd"

@@ -14,10 +14,9 @@ set -uo pipefail
 
 command -v dracut >/dev/null || t_skip_all "dracut is not installed"
 tool=$(t_tool) || { echo "Bail out! cannot build bootconfig"; exit 1; }
-kimg=$("$BT_TOP/bin/boottrace" kernel 2>"$T_TMP/kernel.err" | tail -n1)
-[ -f "$kimg" ] || { echo "Bail out! kernel build failed: $(tail -n1 "$T_TMP/kernel.err")"; exit 1; }
-kdir=$(dirname "$kimg")
-krel=$(cat "$kdir/kernelrelease")
+t_kernel
+kdir=$(dirname "$T_KIMG")
+krel=$T_KREL
 series=
 grep -q ' get_boot_config_from_cpio$' "$kdir/System.map" 2>/dev/null && series=1
 t_plan 8
@@ -37,7 +36,7 @@ echo appended >x/etc/boottrace-appended
 boot()
 {
 	local img=$1 b=$2 rc=0
-	"$BT_TOP/bin/boottrace" boot --initrd "$img" -o "$b" want.bconf 2>"$b.err" || rc=$?
+	"$BT_TOP/bin/boottrace" boot --kernel "$T_KIMG" --initrd "$img" -o "$b" want.bconf 2>"$b.err" || rc=$?
 	[ "$rc" = 0 ] || tail -n 5 "$b.err" | sed 's/^/# /'
 	return $rc
 }

@@ -8,6 +8,9 @@
 #                               kernel-module-free dracut run (base module
 #                               plus ARGS), log in $T_LOG; returns its status
 #   t_sha FILE                  sha256 of FILE
+#   t_kernel                    set T_KIMG, T_KREL: $BT_TEST_KERNEL (a bzImage
+#                               with kernelrelease beside it) or the one
+#                               `boottrace kernel` builds or reuses
 # Every test runs in $T_TMP (removed at exit).  Nothing outside it is
 # written except the cache of module-less fixture images.
 # shellcheck disable=SC2034 # T_* are read by the test files
@@ -112,6 +115,20 @@ t_dracut()
 		--no-hostonly-cmdline --conf /dev/null --confdir "$confdir" \
 		--modules "$mods" --no-early-microcode --reproducible \
 		--tmpdir "$T_TMP" "$@" "$img" "${T_KVER:-$(uname -r)}" >"$T_LOG" 2>&1
+}
+
+t_kernel()
+{
+	if [ -n "${BT_TEST_KERNEL:-}" ]; then
+		T_KIMG=$BT_TEST_KERNEL
+	else
+		T_KIMG=$("$BT_TOP/bin/boottrace" kernel 2>"$T_TMP/kernel.err" | tail -n1)
+	fi
+	if ! [ -f "$T_KIMG" ] || ! [ -s "$(dirname "$T_KIMG")/kernelrelease" ]; then
+		echo "Bail out! no kernel: $(tail -n1 "$T_TMP/kernel.err" 2>/dev/null)"
+		exit 1
+	fi
+	T_KREL=$(cat "$(dirname "$T_KIMG")/kernelrelease")
 }
 
 bt_need_pkgs dracut-core cpio zstd gzip
