@@ -12,7 +12,7 @@ export BT_TOP
 usage()
 {
 	cat <<'USAGE'
-usage: bench/analysis.sh [--bundle DIR] [--runs N] [--reboot]
+usage: bench/analysis.sh [--bundle DIR] [--runs N] [--reboot] [--kernel IMG]
 
 Boots bench/analysis/function.bconf once (the function tracer during boot
 into a 40 MiB instance buffer; the bundle is cached in
@@ -32,17 +32,19 @@ options:
   --bundle DIR   use this bundle instead of booting
   --runs N       runs of each (default 3)
   --reboot       boot again even when a cached bundle exists
+  --kernel IMG   boot this bzImage (see boottrace boot --kernel)
   -h, --help     this help
 USAGE
 }
 
-bundle='' runs=3 reboot=''
+bundle='' runs=3 reboot='' kopt=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
 	--bundle) [ $# -ge 2 ] || bt_die "--bundle needs a directory"; bundle=$2; shift ;;
 	--runs) [ $# -ge 2 ] || bt_die "--runs needs a number"; runs=$2; shift ;;
 	--reboot) reboot=1 ;;
+	--kernel) [ $# -ge 2 ] || bt_die "--kernel needs a bzImage"; kopt=(--kernel "$2"); shift ;;
 	*) bt_die "unknown argument '$1' (see --help)" ;;
 	esac
 	shift
@@ -59,7 +61,7 @@ if [ -z "$bundle" ]; then
 		mkdir -p "$(dirname "$bundle")"
 		bt_log "booting bench/analysis/function.bconf (once; cached in $bundle)"
 		"$BT_TOP/bin/boottrace" boot "$BT_TOP/bench/analysis/function.bconf" \
-			-o "$bundle" >&2
+			--timeout 900 -o "$bundle" "${kopt[@]}" >&2
 	fi
 fi
 [ -s "$bundle/trace.dat" ] || bt_die "$bundle: no trace.dat"

@@ -1,7 +1,9 @@
 #!/bin/bash
 # trace-analysis on fresh boots (one bundle per config, reused by every
 # check): the default example, a config with deliberate failures and a tiny
-# buffer, and a config with initcall events in trace.dat.
+# buffer, a config with initcall events in trace.dat, a second boot of it
+# and a boot that slows initcalls down (slow.bconf) for the diff gate.
+# BOOTTRACE_TEST_KERNEL=BZIMAGE boots that image (see tests/boot/tap.sh).
 set -uo pipefail
 . "$(dirname "$0")/../boot/tap.sh"
 
@@ -11,7 +13,7 @@ need_cmd() { command -v "$1" >/dev/null || { echo "Bail out! $1 missing (apt-get
 need_cmd jq jq
 need_cmd xmllint libxml2-utils
 t_kernel
-t_plan 27
+t_plan 32
 
 # report NAME ARGS...: trace-analysis report; output in $T_TMP/NAME.out, rc in R
 report()
@@ -73,9 +75,32 @@ t_ok "Perfetto JSON has kprobe instants" \
 t_ok "a bundle diffed with itself passes the gate" \
 	"$ta" diff "$T_TMP/initcalls" "$T_TMP/initcalls"
 
+# --- the regression gate: same kernel and config twice, then slowed down
+th=$BT_TOP/tests/analysis/tcg.thresholds
+t_boot initcalls2 "$BT_TOP/tests/analysis/initcalls.bconf"
+R=0
+"$ta" diff "$T_TMP/initcalls" "$T_TMP/initcalls2" --thresholds "$th" \
+	>"$T_TMP/gate1.out" 2>&1 || R=$?
+t_is "$R" 0 "two boots of the same kernel and config pass the gate"
+[ "$R" = 0 ] || sed 's/^/# /' "$T_TMP/gate1.out" | head -n 12
+t_boot slow "$BT_TOP/tests/analysis/slow.bconf"
+R=0
+"$ta" diff "$T_TMP/initcalls" "$T_TMP/slow" --thresholds "$th" \
+	>"$T_TMP/gate2.out" 2>&1 || R=$?
+t_is "$R" 1 "a boot with slowed-down initcalls fails the gate"
+t_grep "$T_TMP/gate2.out" '^  REGRESSION initcall:' "the gate names the slow initcall"
+"$ta" diff "$T_TMP/initcalls" "$T_TMP/slow" --thresholds "$th" --json >"$T_TMP/gate.json"
+t_ok "diff --json reports the regression" \
+	jq -e '.regressions > 0 and ([.metrics[] | select(.status == "regression")] | length) == .regressions' \
+	"$T_TMP/gate.json"
+R=0
+"$ta" diff "$T_TMP/initcalls" "$T_TMP/nope" >/dev/null 2>&1 || R=$?
+t_is "$R" 2 "diff of a missing bundle exits 2"
+
 # keep the bundles for the gate test when asked
 if [ -n "${BOOTTRACE_KEEP_BUNDLES:-}" ]; then
 	mkdir -p "$BOOTTRACE_KEEP_BUNDLES"
-	cp -r "$T_TMP/default" "$T_TMP/failures" "$T_TMP/initcalls" "$BOOTTRACE_KEEP_BUNDLES/"
+	cp -r "$T_TMP/default" "$T_TMP/failures" "$T_TMP/initcalls" \
+		"$T_TMP/initcalls2" "$T_TMP/slow" "$BOOTTRACE_KEEP_BUNDLES/"
 fi
 t_done
