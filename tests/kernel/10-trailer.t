@@ -11,7 +11,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 t_plan 24
-k_kernel 6.1
+k_kernel "${K_TREE:-6.1}"
 k_base_initrd
 
 conf=$T_TMP/kt.bconf

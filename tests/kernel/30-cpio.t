@@ -9,7 +9,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 t_plan 18
-k_kernel 6.1
+k_kernel "${K_TREE:-6.1}"
 k_base_initrd
 
 path=kernel/bootconfig/bootconfig.bconf

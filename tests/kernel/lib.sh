@@ -5,9 +5,12 @@
 # t_boot, t_done) and adds:
 #
 #   k_kernel [TREE]          build (or reuse) the patched kernel of TREE
+#                            (the test files pass $K_TREE, default 6.1)
 #                            (kernel/series, or kernel/series-TREE when it
 #                            exists; K_SERIES_DIR=DIR uses DIR instead of
-#                            kernel/; K_KERNEL=BZIMAGE boots that image
+#                            kernel/; K_CONFIG=FRAGMENT adds a Kconfig
+#                            fragment, e.g. configs/kasan.config;
+#                            K_KERNEL=BZIMAGE boots that image
 #                            instead, e.g. one built with other fragments);
 #                            sets K_BZ and K_KVER
 #   k_base_initrd            dracut base image (no bootconfig) for K_KVER;
@@ -47,7 +50,7 @@ k_kernel()
 		K_BZ=$K_KERNEL
 	else
 		K_BZ=$("$BT_TOP/kernel/build.sh" --tree "$tree" --series "$series" \
-			2>"$T_TMP/kernel.err") ||
+			${K_CONFIG:+--config "$K_CONFIG"} 2>"$T_TMP/kernel.err") ||
 			{ echo "Bail out! kernel build failed: $(tail -n1 "$T_TMP/kernel.err")"; exit 1; }
 	fi
 	K_KVER=$(cat "$(dirname "$K_BZ")/kernelrelease")
