@@ -12,7 +12,7 @@ BT_TOP=$(cd "$HERE/../.." && pwd)
 usage()
 {
 	cat <<EOF2
-Usage: bootconfig/fuzz/run.sh [-t SECONDS] [-j JOBS] [--help]
+Usage: bootconfig/fuzz/run.sh [-t SECONDS] [--help]
 
 Runs build/fuzz/fuzz_parse and build/fuzz/fuzz_trailer (built by
 \`make -C bootconfig fuzz\`, which calls this) for SECONDS each (default:
