@@ -35,7 +35,7 @@ t_grep "$o" '^Initcall latency from histogram top:synthetic:initcall_latency: [0
 t_grep "$o" '^  1 +[a-z_0-9]+ +1 +[0-9]+$' "default: the table has a longest initcall"
 t_grep "$o" '^  vfs_read +hits [1-9][0-9]* ' "default: kprobe hit count"
 t_grep "$o" '^  top synthetic:initcall_latency  hist:keys=func.sym,lat' "default: synthetic histogram shown"
-t_grep "$o" '^  all settings applied \(14 applied' "default: all settings applied"
+t_grep "$o" '^  all settings applied \(' "default: all settings applied"
 t_ok "default: examples/default.expect is met" \
 	"$ta" check "$T_TMP/default" "$BT_TOP/examples/default.expect"
 

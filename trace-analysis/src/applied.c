@@ -79,7 +79,10 @@ static const struct ev_state *find_ev(const struct instance *in,
 	return NULL;
 }
 
-/* memparse(): a number with an optional K, M, G suffix. */
+/*
+ * The kernel's memparse(): a number with an optional K, M, G, T, P or E
+ * suffix; trace_boot ignores whatever follows ("1MB" is 1 MiB).
+ */
 static bool memparse(const char *s, uint64_t *out)
 {
 	char *end;
@@ -90,13 +93,16 @@ static bool memparse(const char *s, uint64_t *out)
 	if (errno || end == s)
 		return false;
 	switch (toupper((unsigned char)*end)) {
+	case 'E': v <<= 10; /* fall through */
+	case 'P': v <<= 10; /* fall through */
+	case 'T': v <<= 10; /* fall through */
 	case 'G': v <<= 10; /* fall through */
 	case 'M': v <<= 10; /* fall through */
-	case 'K': v <<= 10; end++; break;
+	case 'K': v <<= 10; break;
 	default: break;
 	}
 	*out = v;
-	return *end == '\0';
+	return true;
 }
 
 static void check_buffer_size(struct req *r, const struct instance *in)

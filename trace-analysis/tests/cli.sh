@@ -93,13 +93,13 @@ if jq -e '[.settings[] | select(.status == "failed") | .key] ==
 # --- the default example's text state (no trace.dat)
 run "report default" 0 "$bin" report "$fx/default"
 has "synthetic hist table" 'histogram top:synthetic:initcall_latency: 262 functions'
-has "kprobe profile" 'vfs_read +hits 6220'
-has "default all applied" 'all settings applied \(14 applied'
+has "kprobe profile" 'vfs_read +hits 8031'
+has "default all applied" 'all settings applied \(15 applied'
 has "missing trace.dat" 'trace.dat: missing'
-has "top buffer overrun" '^  overrun +top +cpu0 +548'
+has "buffer_size 1MB applied" 'applied +ftrace.buffer_size = "1MB"'
 # without trace.dat the record counts fail, the text-state checks pass
 run "check default.expect" 1 "$bin" check "$fx/default" "$top/examples/default.expect"
-has "check tally" '^8 passed, 4 failed$'
+has "check tally" '^10 passed, 4 failed$'
 has "check record count" '^FAIL +event kprobes:vfs_read >= 1 in top +0 records'
 has "check hist" '^ok +hist synthetic:initcall_latency >= 50 +263 entries'
 
