@@ -17,7 +17,7 @@ usage: bench/analysis.sh [--bundle DIR] [--runs N] [--reboot] [--kernel IMG]
 Boots bench/analysis/function.bconf once (the function tracer during boot
 into a 40 MiB instance buffer; the bundle is cached in
 $BOOTTRACE_CACHE/bench/analysis-function) unless --bundle gives one, then
-times, median of N runs (default 3):
+times, median of N interleaved runs (default 5):
 
   trace-analysis   trace-analysis report BUNDLE >/dev/null
   trace-cmd        trace-cmd report -i BUNDLE/trace.dat >/dev/null
@@ -30,14 +30,14 @@ the trace grows).
 
 options:
   --bundle DIR   use this bundle instead of booting
-  --runs N       runs of each (default 3)
+  --runs N       runs of each (default 5)
   --reboot       boot again even when a cached bundle exists
   --kernel IMG   boot this bzImage (see boottrace boot --kernel)
   -h, --help     this help
 USAGE
 }
 
-bundle='' runs=3 reboot='' kopt=()
+bundle='' runs=5 reboot='' kopt=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
@@ -78,36 +78,48 @@ bt_log "trace.dat: $records records, $(du -h "$bundle/trace.dat" | cut -f1)"
 [ "$records" -ge 1000000 ] ||
 	bt_log "warning: fewer than 1M records; the targets assume at least 1M"
 
-# measure NAME CMD...: median seconds and max peak RSS (KiB) of $runs runs
-measure()
+# once NAME CMD...: one timed run, "seconds peak-RSS-KiB" appended to res.NAME
+once()
 {
-	local name=$1 i
+	local name=$1
 	shift
-	: >"$tmp/$name"
-	for ((i = 0; i < runs; i++)); do
-		/usr/bin/time -f '%e %M' -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" ||
-			bt_die "$name failed: $(tail -n3 "$tmp/err")"
-		cat "$tmp/t" >>"$tmp/$name"
-	done
-	sort -n "$tmp/$name" | awk -v n="$runs" '
+	/usr/bin/time -f '%e %M' -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" ||
+		bt_die "$name failed: $(tail -n3 "$tmp/err")"
+	cat "$tmp/t" >>"$tmp/res.$name"
+}
+
+# median NAME: median seconds and largest peak RSS of the runs
+median()
+{
+	sort -n "$tmp/res.$1" | awk -v n="$runs" '
 		{ t[NR] = $1; if ($2 > m) m = $2 }
 		END { printf "%s %d\n", t[int((n + 1) / 2)], m }'
 }
 
-read -r t_ta m_ta < <(measure ta "$ta" report "$bundle")
-read -r t_tc m_tc < <(measure tc trace-cmd report -i "$bundle/trace.dat")
-read -r t_no m_no < <(measure noop "$tmp/noop" "$bundle/trace.dat")
+# The runs are interleaved so that a change of the machine's load hits all
+# three alike (the host is shared).
 small=$BT_TOP/trace-analysis/tests/fixtures/bundles/initcalls
-read -r t_sm m_sm < <(measure small "$ta" report "$small")
+for ((i = 0; i < runs; i++)); do
+	once ta "$ta" report "$bundle"
+	once noop "$tmp/noop" "$bundle/trace.dat"
+	once tc trace-cmd report -i "$bundle/trace.dat"
+	once small "$ta" report "$small"
+done
+read -r t_ta m_ta < <(median ta)
+read -r t_tc m_tc < <(median tc)
+read -r t_no m_no < <(median noop)
+read -r t_sm m_sm < <(median small)
 
 printf '%-16s %10s %12s\n' "" "seconds" "peak RSS KiB"
 printf '%-16s %10s %12s\n' "trace-analysis" "$t_ta" "$m_ta" "trace-cmd" "$t_tc" "$m_tc" \
 	"no-op floor" "$t_no" "$m_no"
 printf '%-16s %10s %12s   (%s records, small bundle)\n' "trace-analysis" "$t_sm" "$m_sm" \
 	"$("$tmp/noop" "$small/trace.dat" | awk '{ print $1 }')"
-awk -v ta="$t_ta" -v tc="$t_tc" -v no="$t_no" -v n="$records" 'BEGIN {
+awk -v ta="$t_ta" -v tc="$t_tc" -v no="$t_no" -v n="$records" \
+	-v mta="$m_ta" -v mno="$m_no" 'BEGIN {
 	if (ta <= 0) ta = 0.001; if (no <= 0) no = 0.001
 	printf "records: %d\n", n
 	printf "trace-cmd report / trace-analysis: %.1fx (target >= 5)\n", tc / ta
 	printf "trace-analysis / no-op floor:      %.2fx (target <= 1.5)\n", ta / no
+	printf "peak RSS above the floor:          %d KiB (the rest is libtracecmd\047s)\n", mta - mno
 }'

@@ -13,6 +13,7 @@ usage()
 {
 	cat <<'USAGE'
 usage: bench/boot-loop.sh [CONF.bconf] [--runs N] [--tree 6.1|6.12] [--accel A]
+                          [--kernel BZIMAGE]
 
 Measures, in the same run, the time from an edited .bconf to a bundle:
 
@@ -29,20 +30,22 @@ options:
   --runs N          runs of each flow (default 3)
   --tree 6.1|6.12   kernel tree (default 6.1)
   --accel A         auto, kvm or tcg (default auto)
+  --kernel BZIMAGE  use this built kernel (kernelrelease beside it)
   -h, --help        this help
 USAGE
 }
 
-conf="$BT_TOP/examples/default.bconf" runs=3 tree=6.1 accel=auto
+conf="$BT_TOP/examples/default.bconf" runs=3 tree=6.1 accel=auto kimage=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
-	--runs | --tree | --accel)
+	--runs | --tree | --accel | --kernel)
 		[ $# -ge 2 ] || bt_die "$1 needs a value"
 		case "$1" in
 		--runs) runs=$2 ;;
 		--tree) tree=$2 ;;
 		--accel) accel=$2 ;;
+		--kernel) kimage=$2 ;;
 		esac
 		shift
 		;;
@@ -58,7 +61,14 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/boottrace-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 bt_log "bench: preparing the kernel and the base initrd (cached)"
-btb_kernel "$tree"
+if [ -n "$kimage" ]; then
+	[ -s "$(dirname "$kimage")/kernelrelease" ] || bt_die "no kernelrelease beside $kimage"
+	BTB_KREL=$(<"$(dirname "$kimage")/kernelrelease")
+	bootopts=(--kernel "$kimage" --accel "$accel")
+else
+	btb_kernel "$tree"
+	bootopts=(--tree "$tree" --accel "$accel")
+fi
 "$BT_TOP/dracut-module/initrd.sh" --kver "$BTB_KREL" --print-base >/dev/null
 
 # edit N: a copy of CONF that differs from every other run
@@ -73,7 +83,6 @@ elapsed()
 	printf '%s %s\n' "$t0" "$(btb_now)" | awk '{ printf "%.2f", $2 - $1 }'
 }
 
-bootopts=(--tree "$tree" --accel "$accel")
 cached=() documented=()
 for i in $(seq 1 "$runs"); do
 	edit "c$i"
