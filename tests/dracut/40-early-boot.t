@@ -6,7 +6,9 @@
 #  2. a kernel with the series' early-cpio loader (kernel/patches, issue 6;
 #     detected by its get_boot_config_from_cpio symbol, skipped otherwise):
 #     an early-mode image from `dracut --force` with the module gets its
-#     config applied, also with the same archive appended.
+#     config applied, also with the same archive appended.  Detected by the
+#     kernel build's metadata (a series patch named *early-cpio*) or the
+#     loader's symbol in System.map (the __init function is usually inlined).
 set -uo pipefail
 . "$(dirname "$0")/tap.sh"
 # shellcheck source=../../dracut-module/95bootconfig/bootconfig-lib.sh
@@ -18,7 +20,10 @@ t_kernel
 kdir=$(dirname "$T_KIMG")
 krel=$T_KREL
 series=
-grep -q ' get_boot_config_from_cpio$' "$kdir/System.map" 2>/dev/null && series=1
+if grep -q '^series=.*early-cpio' "$kdir/metadata" 2>/dev/null ||
+	grep -q ' get_boot_config_from_cpio$' "$kdir/System.map" 2>/dev/null; then
+	series=1
+fi
 t_plan 8
 cd "$T_TMP" || exit 1
 
