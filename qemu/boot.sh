@@ -146,8 +146,12 @@ cmdline="console=ttyS0 panic=-1 rd.shell=0 rd.emergency=poweroff"
 cmdline+=" boottrace.collect=vda"
 [ -z "$use_bconf" ] || cmdline+=" bootconfig"
 clock_added=
-if ! [[ " $append " =~ [[:space:]]trace_clock= ]] &&
-	! printf '%s\n' "$conf_list" | grep -q '^kernel\.trace_clock[[:space:]]*='; then
+clock_in_conf=
+if [ -n "$use_bconf" ] &&
+	printf '%s\n' "$conf_list" | grep -q '^kernel\.trace_clock[[:space:]]*='; then
+	clock_in_conf=1
+fi
+if ! [[ " $append " =~ [[:space:]]trace_clock= ]] && [ -z "$clock_in_conf" ]; then
 	cmdline+=" trace_clock=global"
 	clock_added=1
 fi
