@@ -5,7 +5,7 @@
 #                   (unit, clang, shell, compat, diff, boot); SUITES=...
 #   make demo       build everything, boot the default example, report
 #   make kernel     build (or reuse) the kernel: TREE=6.1|6.12
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (also: make uninstall)
 #   make fuzz       libFuzzer runs;  make fuzz-diff N=1000000
 #   make bench      benchmarks, printed as ratios against a baseline
 
@@ -33,6 +33,10 @@ kernel: deps
 
 install: all
 	$(MAKE) -C bootconfig install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	$(MAKE) -C dracut-module install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+uninstall:
+	$(MAKE) -C dracut-module uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 
 fuzz: deps
 	$(MAKE) -C bootconfig fuzz
@@ -46,4 +50,4 @@ bench: deps all
 clean:
 	$(MAKE) -C bootconfig clean
 
-.PHONY: all deps check demo kernel install fuzz fuzz-diff bench clean
+.PHONY: all deps check demo kernel install uninstall fuzz fuzz-diff bench clean
