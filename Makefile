@@ -16,6 +16,7 @@ N	?= 1000000
 
 all:
 	$(MAKE) -C bootconfig
+	$(MAKE) -C trace-analysis
 
 deps:
 	scripts/deps.sh all
@@ -34,12 +35,14 @@ kernel: deps
 install: all
 	$(MAKE) -C bootconfig install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 	$(MAKE) -C dracut-module install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	$(MAKE) -C trace-analysis install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 
 uninstall:
 	$(MAKE) -C dracut-module uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 
 fuzz: deps
 	$(MAKE) -C bootconfig fuzz
+	$(MAKE) -C trace-analysis fuzz
 
 fuzz-diff: deps all
 	N=$(N) tests/diff/run.sh
@@ -49,5 +52,6 @@ bench: deps all
 
 clean:
 	$(MAKE) -C bootconfig clean
+	$(MAKE) -C trace-analysis clean
 
 .PHONY: all deps check demo kernel install uninstall fuzz fuzz-diff bench clean

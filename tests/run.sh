@@ -7,7 +7,9 @@
 # user-space code under clang -Werror), install (make install + pkg-config),
 # shell (shellcheck), compat (the
 # tree's test-bootconfig.sh against our bootconfig), diff (differential
-# test against the kernel's parser), boot (QEMU boots, TAP via prove).
+# test against the kernel's parser), boot (QEMU boots, TAP via prove),
+# analysis (trace-analysis on real boots), dracut (the delivery module with
+# real dracut runs, the kernel hooks, boots).
 # Each suite's own output is shown; the last line is "N passed, N failed"
 # counting suites.  Environment: DIFF_N (configs for the diff suite).
 set -euo pipefail
@@ -15,10 +17,14 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
 
-all=(unit clang install shell compat diff boot)
+all=(unit clang install shell compat diff boot analysis dracut)
 
-suite_unit() { make -s -C bootconfig check; }
-suite_clang() { make -s -C bootconfig CC=clang B=build-clang all; }
+suite_unit() { make -s -C bootconfig check && make -s -C trace-analysis check; }
+suite_clang()
+{
+	make -s -C bootconfig CC=clang B=build-clang all &&
+		make -s -C trace-analysis CC=clang B=build-clang all
+}
 suite_shell()
 {
 	local files
@@ -34,6 +40,8 @@ suite_install() { tests/install/run.sh; }
 suite_compat() { tests/compat/run.sh; }
 suite_diff() { N="${DIFF_N:-10000}" tests/diff/run.sh; }
 suite_boot() { prove -v tests/boot/; }
+suite_analysis() { prove -v tests/analysis/; }
+suite_dracut() { prove -v tests/dracut/; }
 
 [ $# -gt 0 ] || set -- "${all[@]}"
 passed=0
