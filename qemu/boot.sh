@@ -312,6 +312,8 @@ bconf_hash=none
 	echo "bconf=${conf:+$(readlink -f "$conf")}"
 	echo "bconf_hash=$bconf_hash"
 	echo "initrd_hash=$(sha256sum <"$initrd" | cut -c1-16)"
+	echo "dracut=$(btb_dracut_version)"
+	echo "trace_cmd=$(dpkg-query -W -f='${Version}' trace-cmd 2>/dev/null)"
 	echo "bootconfig_on_cmdline=$([ -n "$use_bconf" ] && echo yes || echo no)"
 	echo "bootconfig_status=$bconf_status"
 	echo "bootconfig_message=$bconf_msg"
