@@ -116,7 +116,9 @@ int bconf_compose_key(const struct bconf_node *node,
 
 /*
  * Leaf iteration in tree order below @root (NULL: whole config): pass
- * NULL as @leaf to start.  Leaves are key nodes without key children.
+ * NULL as @leaf to start.  A leaf is a key that has no subkey, or whose
+ * first child is a value (a key with a value and subkeys is a leaf too;
+ * its subkeys' leaves follow it).
  */
 const struct bconf_node *bconf_next_leaf(const struct bconf *bc,
 					 const struct bconf_node *root,
