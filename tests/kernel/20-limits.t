@@ -3,12 +3,13 @@
 # 32767 bytes of text (one over the limit), 8192 and 8193 nodes, 16- and
 # 17-word keys.  Accepted configs must apply their kernel.* parameter and
 # show up in /proc/bootconfig; rejected ones must be named in dmesg and
-# apply nothing.  Each boot reaches the collector.  5 boots.
+# apply nothing, and /proc/bootconfig says why it is empty.  Each boot
+# reaches the collector.  5 boots.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-t_plan 27
-k_kernel 6.1
+t_plan 30
+k_kernel "${K_TREE:-6.1}"
 k_base_initrd
 
 # boot_conf NAME CONF [PAD]: CONF as a trailer with the tool's padding
@@ -56,6 +57,8 @@ t_is "$(stat -c %s "$c")" 32767 "toobig config is 32767 bytes"
 # padding) and the text is rejected by the parser's own limit
 boot_conf toobig "$c" 0
 t_grep "$T_TMP/toobig/dmesg" 'Failed to init bootconfig: Config data is too big' "toobig: rejected as too big"
+t_grep "$T_TMP/toobig/proc/bootconfig" '^# Failed to load bootconfig: Config data is too big$' \
+	"toobig: /proc/bootconfig says why it is empty"
 not_applied toobig
 
 # 8192 nodes (kernel, boottrace_kt, its value, a, 8188 values) and 8193
@@ -74,6 +77,8 @@ t_grep "$T_TMP/nodes8192/dmesg" 'Load bootconfig: [0-9]+ bytes 8192 nodes' "node
 applied nodes8192
 boot_conf nodes8193 "$T_TMP/n8193.bconf"
 t_grep "$T_TMP/nodes8193/dmesg" 'Failed to parse bootconfig: Too many nodes' "nodes8193: rejected, too many nodes"
+t_grep "$T_TMP/nodes8193/proc/bootconfig" '^# Failed to parse bootconfig: Too many nodes at byte [0-9]+$' \
+	"nodes8193: /proc/bootconfig gives the error and its position"
 not_applied nodes8193
 
 # 16 words: parses; before the series composing it failed, which dropped
@@ -87,6 +92,8 @@ applied words16
 t_grep "$T_TMP/words16/proc/bootconfig" "^$w16 = \"16\"" "words16: the 16-word key is listed"
 boot_conf words17 "$T_TMP/w17.bconf"
 t_grep "$T_TMP/words17/dmesg" 'Failed to parse bootconfig: Too many key words' "words17: rejected, too many key words"
+t_grep "$T_TMP/words17/proc/bootconfig" '^# Failed to parse bootconfig: Too many key words at byte 64$' \
+	"words17: /proc/bootconfig gives the error and its position"
 not_applied words17
 for n in toobig nodes8192 nodes8193 words16 words17; do
 	t_ok "$n: no oops" k_no_oops "$T_TMP/$n"
