@@ -242,7 +242,7 @@ panic=$(grep -a -m1 'Kernel panic - not syncing' "$console" | tr -d '\r' || true
 panic=${panic#*] }
 [ -z "$panic" ] || failed "kernel panic: ${panic#Kernel panic - not syncing: }"
 if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
-	last=$(grep -a -v '^[[:space:]]*$' "$console" | tail -n1 | tr -d '\r' | cut -c1-100)
+	last=$(grep -a -v '^[[:space:]]*$' "$console" | tail -n1 | tr -d '\r' | cut -c1-100 || true)
 	failed "timeout after ${timeout}s (last console line: ${last:-none})"
 fi
 if [ "$qrc" -ne 0 ]; then
