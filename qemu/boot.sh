@@ -199,7 +199,8 @@ fi
 
 # --- boot -------------------------------------------------------------
 disk="$work/out.disk"
-truncate -s 512M "$disk"
+# sparse; the bundle cannot outgrow the guest memory it was built in
+truncate -s "$((mem + 64))M" "$disk"
 printf 'BOOTTRACE-COLLECT-DISK-1' | dd of="$disk" conv=notrunc status=none
 console="$work/console.log"
 : >"$console"
