@@ -8,6 +8,8 @@
  * Every test function runs; a failed expectation prints file:line and the
  * expression and marks that test failed.  The program ends with the line
  * "N passed, N failed" and exits non-zero when anything failed.
+ * UNIT_RUN_ARRAY(cases) runs a static array of UNIT_CASE() entries.
+ * Shared by bootconfig/ and trace-analysis/ tests.
  */
 #ifndef UNIT_H
 #define UNIT_H
@@ -79,10 +81,12 @@ static inline int unit_run(const struct unit_case *cases, int n)
 		struct unit u = { .name = cases[i].name };
 
 		cases[i].fn(&u);
-		if (u.failed)
+		if (u.failed) {
 			failed++;
-		else
+			fprintf(stderr, "FAIL %s\n", cases[i].name);
+		} else {
 			passed++;
+		}
 	}
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
@@ -93,5 +97,8 @@ static inline int unit_run(const struct unit_case *cases, int n)
 	unit_run((const struct unit_case[]){ __VA_ARGS__ }, \
 		 (int)(sizeof((const struct unit_case[]){ __VA_ARGS__ }) / \
 		       sizeof(struct unit_case)))
+
+#define UNIT_RUN_ARRAY(cases) \
+	unit_run((cases), (int)(sizeof(cases) / sizeof((cases)[0])))
 
 #endif /* UNIT_H */

@@ -14,7 +14,7 @@ static int load(struct unit *u, const char *name, struct analysis *a)
 	char *dir = xasprintf("fixtures/bundles/%s", name), *err = NULL;
 	int r = analysis_load(dir, a, &err);
 
-	EXPECT_INT(u, r, 0);
+	UNIT_EXPECT_INT(u, r, 0);
 	if (r)
 		fprintf(stderr, "%s\n", err);
 	free(err);
@@ -43,7 +43,7 @@ static void expect_status(struct unit *u, const struct analysis *a,
 		u->failed = 1;
 		return;
 	}
-	EXPECT_INT(u, s->status, st);
+	UNIT_EXPECT_INT(u, s->status, st);
 	if (why && (!s->detail || !strstr(s->detail, why))) {
 		fprintf(stderr, "  %s: detail \"%s\" lacks \"%s\"\n", key,
 			s->detail ? s->detail : "", why);
@@ -58,9 +58,9 @@ static void test_failures(struct unit *u)
 
 	if (load(u, "failures", &a))
 		return;
-	EXPECT_INT(u, a.nsettings, 10);
-	EXPECT_INT(u, analysis_failed_settings(&a), 4);
-	EXPECT_INT(u, a.nunattributed, 0);
+	UNIT_EXPECT_INT(u, a.nsettings, 10);
+	UNIT_EXPECT_INT(u, analysis_failed_settings(&a), 4);
+	UNIT_EXPECT_INT(u, a.nunattributed, 0);
 	expect_status(u, &a, "ftrace.event.nosuchgroup.nosuchevent.enable",
 		      SET_FAILED, "Failed to find event: nosuchgroup:nosuchevent");
 	expect_status(u, &a, "ftrace.event.task.task_rename.filter",
@@ -80,8 +80,8 @@ static void test_failures(struct unit *u)
 		tiny += !strcmp(a.losses[i].instance, "tiny") &&
 			a.losses[i].kind == LOSS_OVERRUN &&
 			a.losses[i].count > 0;
-	EXPECT_INT(u, tiny, 2);
-	EXPECT_INT(u, a.nboot_errors, 4);
+	UNIT_EXPECT_INT(u, tiny, 2);
+	UNIT_EXPECT_INT(u, a.nboot_errors, 4);
 	analysis_free(&a);
 }
 
@@ -92,26 +92,26 @@ static void test_initcalls(struct unit *u)
 
 	if (load(u, "initcalls", &a))
 		return;
-	EXPECT_INT(u, analysis_failed_settings(&a), 0);
-	EXPECT_INT(u, a.nsettings, 5);
-	EXPECT_INT(u, a.nlosses, 0);
-	EXPECT(u, a.trace_ok);
-	EXPECT_INT(u, a.total_records, 8013);
-	EXPECT_INT(u, a.ninitcalls, 263);
+	UNIT_EXPECT_INT(u, analysis_failed_settings(&a), 0);
+	UNIT_EXPECT_INT(u, a.nsettings, 5);
+	UNIT_EXPECT_INT(u, a.nlosses, 0);
+	UNIT_EXPECT(u, a.trace_ok);
+	UNIT_EXPECT_INT(u, a.total_records, 8013);
+	UNIT_EXPECT_INT(u, a.ninitcalls, 263);
 	for (i = 0; i < a.ninitcalls; i++) {
 		levels += a.initcalls[i].level != NULL;
 		if (!strcmp(a.initcalls[i].func, "acpi_init")) {
-			EXPECT_STR(u, a.initcalls[i].level, "subsys");
-			EXPECT(u, a.initcalls[i].finished);
-			EXPECT_INT(u, a.initcalls[i].ret, 0);
-			EXPECT_INT(u, a.initcalls[i].dur_ns / 1000, 246046);
+			UNIT_EXPECT_STR(u, a.initcalls[i].level, "subsys");
+			UNIT_EXPECT(u, a.initcalls[i].finished);
+			UNIT_EXPECT_INT(u, a.initcalls[i].ret, 0);
+			UNIT_EXPECT_INT(u, a.initcalls[i].dur_ns / 1000, 246046);
 		}
 	}
-	EXPECT(u, levels > 200);
-	EXPECT_INT(u, a.nkprobes, 1);
-	EXPECT_STR(u, a.kprobes[0].name, "getname");
-	EXPECT_INT(u, a.kprobes[0].hits, 21965);
-	EXPECT_INT(u, a.kprobes[0].traced, 7480);
+	UNIT_EXPECT(u, levels > 200);
+	UNIT_EXPECT_INT(u, a.nkprobes, 1);
+	UNIT_EXPECT_STR(u, a.kprobes[0].name, "getname");
+	UNIT_EXPECT_INT(u, a.kprobes[0].hits, 21965);
+	UNIT_EXPECT_INT(u, a.kprobes[0].traced, 7480);
 	analysis_free(&a);
 }
 
@@ -121,10 +121,10 @@ static void test_default_text_state(struct unit *u)
 
 	if (load(u, "default", &a))
 		return;
-	EXPECT(u, !a.trace_ok);
-	EXPECT_INT(u, analysis_failed_settings(&a), 0);
-	EXPECT_STR(u, a.hist_initcalls_src, "top:synthetic:initcall_latency");
-	EXPECT_INT(u, a.nhist_initcalls, 262);
+	UNIT_EXPECT(u, !a.trace_ok);
+	UNIT_EXPECT_INT(u, analysis_failed_settings(&a), 0);
+	UNIT_EXPECT_STR(u, a.hist_initcalls_src, "top:synthetic:initcall_latency");
+	UNIT_EXPECT_INT(u, a.nhist_initcalls, 262);
 	expect_status(u, &a, "ftrace.event.synthetic.initcall_latency.actions",
 		      SET_APPLIED, "trigger on synthetic:initcall_latency");
 	expect_status(u, &a, "ftrace.event.kprobes.vfs_read.probes",
@@ -138,12 +138,12 @@ static void test_not_a_bundle(struct unit *u)
 	struct analysis a;
 	char *err = NULL;
 
-	EXPECT_INT(u, analysis_load("fixtures/hist", &a, &err), -1);
-	EXPECT(u, err && strstr(err, "not a bundle"));
+	UNIT_EXPECT_INT(u, analysis_load("fixtures/hist", &a, &err), -1);
+	UNIT_EXPECT(u, err && strstr(err, "not a bundle"));
 	free(err);
 	err = NULL;
-	EXPECT_INT(u, analysis_load("fixtures/nonexistent", &a, &err), -1);
-	EXPECT(u, err && strstr(err, "No such file"));
+	UNIT_EXPECT_INT(u, analysis_load("fixtures/nonexistent", &a, &err), -1);
+	UNIT_EXPECT(u, err && strstr(err, "No such file"));
 	free(err);
 }
 
@@ -156,5 +156,5 @@ static const struct unit_case cases[] = {
 
 int main(void)
 {
-	return UNIT_RUN(cases);
+	return UNIT_RUN_ARRAY(cases);
 }

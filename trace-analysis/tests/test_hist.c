@@ -15,7 +15,7 @@ static int load(struct unit *u, const char *name, struct hist_set *hs)
 	int r;
 
 	r = read_file(path, 1 << 20, &buf, &len);
-	EXPECT_INT(u, r, 0);
+	UNIT_EXPECT_INT(u, r, 0);
 	free(path);
 	if (r)
 		return r;
@@ -41,30 +41,30 @@ static void test_synth_latency(struct unit *u)
 		u->failed = 1;
 		return;
 	}
-	EXPECT_INT(u, hs.n, 1);
+	UNIT_EXPECT_INT(u, hs.n, 1);
 	h = &hs.hists[0];
-	EXPECT_STR(u, h->trigger,
+	UNIT_EXPECT_STR(u, h->trigger,
 		   "hist:keys=func.sym,lat:vals=hitcount,lat:sort=lat:size=2048");
-	EXPECT(u, !h->paused);
-	EXPECT_INT(u, h->nkey_specs, 2);
-	EXPECT_STR(u, h->key_specs[0], "func.sym");
-	EXPECT_INT(u, h->nentries, 3);
-	EXPECT_INT(u, h->hits, 3);
-	EXPECT_INT(u, h->dropped, 0);
+	UNIT_EXPECT(u, !h->paused);
+	UNIT_EXPECT_INT(u, h->nkey_specs, 2);
+	UNIT_EXPECT_STR(u, h->key_specs[0], "func.sym");
+	UNIT_EXPECT_INT(u, h->nentries, 3);
+	UNIT_EXPECT_INT(u, h->hits, 3);
+	UNIT_EXPECT_INT(u, h->dropped, 0);
 	e = &h->entries[1];
-	EXPECT_INT(u, e->nkeys, 2);
-	EXPECT_STR(u, e->keys[0].name, "func");
-	EXPECT_INT(u, e->keys[0].kind, HK_SYM);
-	EXPECT_STR(u, e->keys[0].text, "pci_subsys_init");
-	EXPECT(u, e->keys[0].num == 0xffffffff81f4a3b0ull);
-	EXPECT_INT(u, e->keys[1].kind, HK_NUMBER);
-	EXPECT_INT(u, e->keys[1].num, 1234);
-	EXPECT_INT(u, e->hitcount, 1);
-	EXPECT_INT(u, e->nvals, 1);
-	EXPECT_STR(u, e->vals[0].name, "lat");
-	EXPECT_INT(u, hist_entry_val(e, "lat")->num, 1234);
-	EXPECT_INT(u, hist_entry_key(e, "lat")->num, 1234);
-	EXPECT(u, !hist_entry_key(e, "nope"));
+	UNIT_EXPECT_INT(u, e->nkeys, 2);
+	UNIT_EXPECT_STR(u, e->keys[0].name, "func");
+	UNIT_EXPECT_INT(u, e->keys[0].kind, HK_SYM);
+	UNIT_EXPECT_STR(u, e->keys[0].text, "pci_subsys_init");
+	UNIT_EXPECT(u, e->keys[0].num == 0xffffffff81f4a3b0ull);
+	UNIT_EXPECT_INT(u, e->keys[1].kind, HK_NUMBER);
+	UNIT_EXPECT_INT(u, e->keys[1].num, 1234);
+	UNIT_EXPECT_INT(u, e->hitcount, 1);
+	UNIT_EXPECT_INT(u, e->nvals, 1);
+	UNIT_EXPECT_STR(u, e->vals[0].name, "lat");
+	UNIT_EXPECT_INT(u, hist_entry_val(e, "lat")->num, 1234);
+	UNIT_EXPECT_INT(u, hist_entry_key(e, "lat")->num, 1234);
+	UNIT_EXPECT(u, !hist_entry_key(e, "nope"));
 	hist_set_free(&hs);
 }
 
@@ -78,27 +78,27 @@ static void test_execname_string(struct unit *u)
 		u->failed = 1;
 		return;
 	}
-	EXPECT_INT(u, hs.n, 2);
+	UNIT_EXPECT_INT(u, hs.n, 2);
 	e = &hs.hists[0].entries[0];
-	EXPECT_INT(u, e->keys[0].kind, HK_EXECNAME);
-	EXPECT_STR(u, e->keys[0].text, "systemd");
-	EXPECT_INT(u, e->keys[0].num, 1);
-	EXPECT_INT(u, e->keys[1].kind, HK_STRING);
-	EXPECT_STR(u, e->keys[1].text, "systemd");
-	EXPECT_INT(u, e->hitcount, 12);
+	UNIT_EXPECT_INT(u, e->keys[0].kind, HK_EXECNAME);
+	UNIT_EXPECT_STR(u, e->keys[0].text, "systemd");
+	UNIT_EXPECT_INT(u, e->keys[0].num, 1);
+	UNIT_EXPECT_INT(u, e->keys[1].kind, HK_STRING);
+	UNIT_EXPECT_STR(u, e->keys[1].text, "systemd");
+	UNIT_EXPECT_INT(u, e->hitcount, 12);
 	e = &hs.hists[0].entries[1];
-	EXPECT_STR(u, e->keys[0].text, "kworker/u4:0");
-	EXPECT_INT(u, e->keys[0].num, 7);
+	UNIT_EXPECT_STR(u, e->keys[0].text, "kworker/u4:0");
+	UNIT_EXPECT_INT(u, e->keys[0].num, 7);
 	/* a string holding ", comm:" and "}" stays one value */
-	EXPECT_STR(u, e->keys[1].text, "my, comm: odd}");
+	UNIT_EXPECT_STR(u, e->keys[1].text, "my, comm: odd}");
 	t = hist_entry_key_text(e);
-	EXPECT_STR(u, t, "kworker/u4:0[7], my, comm: odd}");
+	UNIT_EXPECT_STR(u, t, "kworker/u4:0[7], my, comm: odd}");
 	free(t);
-	EXPECT_STR(u, hs.hists[1].name, "tasks");
-	EXPECT(u, hs.hists[1].paused);
-	EXPECT_INT(u, hs.hists[1].nentries, 8);
-	EXPECT_INT(u, hs.hists[1].dropped, 12);
-	EXPECT_INT(u, hs.hists[1].entries[7].keys[0].num, 107);
+	UNIT_EXPECT_STR(u, hs.hists[1].name, "tasks");
+	UNIT_EXPECT(u, hs.hists[1].paused);
+	UNIT_EXPECT_INT(u, hs.hists[1].nentries, 8);
+	UNIT_EXPECT_INT(u, hs.hists[1].dropped, 12);
+	UNIT_EXPECT_INT(u, hs.hists[1].entries[7].keys[0].num, 107);
 	hist_set_free(&hs);
 }
 
@@ -111,35 +111,35 @@ static void test_modifiers(struct unit *u)
 		u->failed = 1;
 		return;
 	}
-	EXPECT_INT(u, hs.n, 3);
+	UNIT_EXPECT_INT(u, hs.n, 3);
 	e = &hs.hists[0].entries[0];
-	EXPECT_INT(u, e->keys[0].kind, HK_LOG2);
-	EXPECT_INT(u, e->keys[0].num, 5);
-	EXPECT_INT(u, e->vals[0].kind, HV_PERCENT);
-	EXPECT_STR(u, e->vals[0].name, "bytes_alloc");
-	EXPECT_INT(u, e->vals[0].num, 1205);
-	EXPECT_INT(u, hs.hists[0].entries[1].keys[0].num, 12);
+	UNIT_EXPECT_INT(u, e->keys[0].kind, HK_LOG2);
+	UNIT_EXPECT_INT(u, e->keys[0].num, 5);
+	UNIT_EXPECT_INT(u, e->vals[0].kind, HV_PERCENT);
+	UNIT_EXPECT_STR(u, e->vals[0].name, "bytes_alloc");
+	UNIT_EXPECT_INT(u, e->vals[0].num, 1205);
+	UNIT_EXPECT_INT(u, hs.hists[0].entries[1].keys[0].num, 12);
 	e = &hs.hists[1].entries[0];
-	EXPECT_INT(u, e->nkeys, 3);
-	EXPECT_INT(u, e->keys[0].kind, HK_BUCKET);
-	EXPECT_INT(u, e->keys[0].num, 0);
-	EXPECT_INT(u, e->keys[0].num2, 99);
-	EXPECT_INT(u, e->keys[1].kind, HK_SYM_OFFSET);
-	EXPECT_STR(u, e->keys[1].text, "kmalloc_trace+0x2a/0x40");
-	EXPECT_INT(u, e->keys[2].kind, HK_HEX);
-	EXPECT_INT(u, e->keys[2].num, 0xcc0);
-	EXPECT_INT(u, e->hitcount, 4);
-	EXPECT_INT(u, hist_entry_val(e, "ptr")->num, 0xdeadbeef);
-	EXPECT_INT(u, hist_entry_val(e, "size")->kind, HV_GRAPH);
-	EXPECT_INT(u, hist_entry_val(e, "size")->num, 20);
-	EXPECT_INT(u, hist_entry_val(&hs.hists[1].entries[1], "size")->num, 5);
-	EXPECT_INT(u, hist_entry_val(&hs.hists[1].entries[1], "ptr")->num,
+	UNIT_EXPECT_INT(u, e->nkeys, 3);
+	UNIT_EXPECT_INT(u, e->keys[0].kind, HK_BUCKET);
+	UNIT_EXPECT_INT(u, e->keys[0].num, 0);
+	UNIT_EXPECT_INT(u, e->keys[0].num2, 99);
+	UNIT_EXPECT_INT(u, e->keys[1].kind, HK_SYM_OFFSET);
+	UNIT_EXPECT_STR(u, e->keys[1].text, "kmalloc_trace+0x2a/0x40");
+	UNIT_EXPECT_INT(u, e->keys[2].kind, HK_HEX);
+	UNIT_EXPECT_INT(u, e->keys[2].num, 0xcc0);
+	UNIT_EXPECT_INT(u, e->hitcount, 4);
+	UNIT_EXPECT_INT(u, hist_entry_val(e, "ptr")->num, 0xdeadbeef);
+	UNIT_EXPECT_INT(u, hist_entry_val(e, "size")->kind, HV_GRAPH);
+	UNIT_EXPECT_INT(u, hist_entry_val(e, "size")->num, 20);
+	UNIT_EXPECT_INT(u, hist_entry_val(&hs.hists[1].entries[1], "size")->num, 5);
+	UNIT_EXPECT_INT(u, hist_entry_val(&hs.hists[1].entries[1], "ptr")->num,
 		   0xabc);
 	e = &hs.hists[2].entries[0];
-	EXPECT_INT(u, e->keys[0].kind, HK_SYSCALL);
-	EXPECT_STR(u, e->keys[0].text, "sys_read");
-	EXPECT_INT(u, e->keys[0].num, 0);
-	EXPECT_INT(u, e->hitcount, 40);
+	UNIT_EXPECT_INT(u, e->keys[0].kind, HK_SYSCALL);
+	UNIT_EXPECT_STR(u, e->keys[0].text, "sys_read");
+	UNIT_EXPECT_INT(u, e->keys[0].num, 0);
+	UNIT_EXPECT_INT(u, e->hitcount, 40);
 	hist_set_free(&hs);
 }
 
@@ -152,18 +152,18 @@ static void test_handlers_stack(struct unit *u)
 		u->failed = 1;
 		return;
 	}
-	EXPECT_INT(u, hs.n, 2);
+	UNIT_EXPECT_INT(u, hs.n, 2);
 	e = &hs.hists[0].entries[0];
-	EXPECT_INT(u, e->keys[0].num, 2255);
-	EXPECT_INT(u, e->hitcount, 3);
-	EXPECT_STR(u, e->extra, "max:        123  next_comm: cyclictest"
+	UNIT_EXPECT_INT(u, e->keys[0].num, 2255);
+	UNIT_EXPECT_INT(u, e->hitcount, 3);
+	UNIT_EXPECT_STR(u, e->extra, "max:        123  next_comm: cyclictest"
 		   "                        prev_pid:          0");
 	e = &hs.hists[1].entries[0];
-	EXPECT_INT(u, e->keys[0].kind, HK_STACK);
-	EXPECT_STR(u, e->keys[0].text, "__kmalloc+0x11b/0x1b0;"
+	UNIT_EXPECT_INT(u, e->keys[0].kind, HK_STACK);
+	UNIT_EXPECT_STR(u, e->keys[0].text, "__kmalloc+0x11b/0x1b0;"
 		   "do_one_initcall+0x41/0x200;"
 		   "kernel_init_freeable+0x1d4/0x240");
-	EXPECT_INT(u, e->hitcount, 6);
+	UNIT_EXPECT_INT(u, e->hitcount, 6);
 	hist_set_free(&hs);
 }
 
@@ -175,9 +175,9 @@ static void test_empty_hist(struct unit *u)
 		u->failed = 1;
 		return;
 	}
-	EXPECT_INT(u, hs.n, 1);
-	EXPECT_INT(u, hs.hists[0].nentries, 0);
-	EXPECT(u, hs.hists[0].have_totals);
+	UNIT_EXPECT_INT(u, hs.n, 1);
+	UNIT_EXPECT_INT(u, hs.hists[0].nentries, 0);
+	UNIT_EXPECT(u, hs.hists[0].have_totals);
 	hist_set_free(&hs);
 }
 
@@ -188,9 +188,9 @@ static void expect_error(struct unit *u, const char *text, unsigned int line,
 	struct hist_error err;
 	int r = parse_str(text, &hs, &err);
 
-	EXPECT_INT(u, r, -EINVAL);
+	UNIT_EXPECT_INT(u, r, -EINVAL);
 	if (r)  {
-		EXPECT_INT(u, err.line, line);
+		UNIT_EXPECT_INT(u, err.line, line);
 		if (!strstr(err.msg, what)) {
 			fprintf(stderr, "  message \"%s\" lacks \"%s\"\n",
 				err.msg, what);
@@ -228,9 +228,9 @@ static void test_errors(struct unit *u)
 		struct hist_error err;
 		static const char bin[] = "# event histogram\n\0xx";
 
-		EXPECT_INT(u, hist_parse(bin, sizeof(bin) - 1, &hs, &err),
+		UNIT_EXPECT_INT(u, hist_parse(bin, sizeof(bin) - 1, &hs, &err),
 			   -EINVAL);
-		EXPECT(u, strstr(err.msg, "NUL") != NULL);
+		UNIT_EXPECT(u, strstr(err.msg, "NUL") != NULL);
 	}
 }
 
@@ -245,14 +245,14 @@ static void test_no_trigger_line(struct unit *u)
 	struct hist_set hs;
 	struct hist_error err;
 
-	EXPECT_INT(u, parse_str(t, &hs, &err), 0);
+	UNIT_EXPECT_INT(u, parse_str(t, &hs, &err), 0);
 	if (hs.n != 1)
 		return;
-	EXPECT_INT(u, hs.hists[0].entries[0].keys[0].kind, HK_EXECNAME);
-	EXPECT_STR(u, hs.hists[0].entries[0].keys[0].text, "bash");
-	EXPECT_INT(u, hs.hists[0].entries[0].keys[0].num, 123);
-	EXPECT_STR(u, hs.hists[0].entries[0].keys[1].text, "foo_bar");
-	EXPECT_INT(u, hs.hists[0].entries[0].vals[0].num, 10);
+	UNIT_EXPECT_INT(u, hs.hists[0].entries[0].keys[0].kind, HK_EXECNAME);
+	UNIT_EXPECT_STR(u, hs.hists[0].entries[0].keys[0].text, "bash");
+	UNIT_EXPECT_INT(u, hs.hists[0].entries[0].keys[0].num, 123);
+	UNIT_EXPECT_STR(u, hs.hists[0].entries[0].keys[1].text, "foo_bar");
+	UNIT_EXPECT_INT(u, hs.hists[0].entries[0].vals[0].num, 10);
 	hist_set_free(&hs);
 }
 
@@ -268,27 +268,27 @@ static void test_real_boot(struct unit *u)
 		return;
 	}
 	h = &hs.hists[0];
-	EXPECT_INT(u, h->nentries, 263);
-	EXPECT_INT(u, h->hits, 263);
+	UNIT_EXPECT_INT(u, h->nentries, 263);
+	UNIT_EXPECT_INT(u, h->hits, 263);
 	for (i = 0; i < h->nentries; i++) {
-		EXPECT_INT(u, h->entries[i].keys[0].kind, HK_SYM);
-		EXPECT_INT(u, h->entries[i].keys[1].num,
+		UNIT_EXPECT_INT(u, h->entries[i].keys[0].kind, HK_SYM);
+		UNIT_EXPECT_INT(u, h->entries[i].keys[1].num,
 			   hist_entry_val(&h->entries[i], "lat")->num);
 		zero += !strcmp(h->entries[i].keys[0].text, "");
 	}
-	EXPECT_INT(u, zero, 0);
-	EXPECT_STR(u, h->entries[0].keys[0].text, "n_null_init");
+	UNIT_EXPECT_INT(u, zero, 0);
+	UNIT_EXPECT_STR(u, h->entries[0].keys[0].text, "n_null_init");
 	hist_set_free(&hs);
 	if (load(u, "real-onmatch.hist", &hs)) {
 		u->failed = 1;
 		return;
 	}
 	h = &hs.hists[0];
-	EXPECT_INT(u, h->nentries, 263);
-	EXPECT_STR(u, h->key_specs[0], "func");
-	EXPECT(u, strstr(h->trigger, "onmatch(initcall.initcall_start)"));
-	EXPECT_INT(u, h->entries[0].keys[0].kind, HK_NUMBER);
-	EXPECT(u, h->entries[0].keys[0].num == 18446744071592319491ull);
+	UNIT_EXPECT_INT(u, h->nentries, 263);
+	UNIT_EXPECT_STR(u, h->key_specs[0], "func");
+	UNIT_EXPECT(u, strstr(h->trigger, "onmatch(initcall.initcall_start)"));
+	UNIT_EXPECT_INT(u, h->entries[0].keys[0].kind, HK_NUMBER);
+	UNIT_EXPECT(u, h->entries[0].keys[0].num == 18446744071592319491ull);
 	hist_set_free(&hs);
 }
 
@@ -298,12 +298,12 @@ static void test_blank_handler_line(struct unit *u)
 	struct hist_set hs;
 	struct hist_error err;
 
-	EXPECT_INT(u, parse_str(HDR "{ pid: 1 } hitcount: 1\n\t\n\nTotals:\n"
+	UNIT_EXPECT_INT(u, parse_str(HDR "{ pid: 1 } hitcount: 1\n\t\n\nTotals:\n"
 				"    Hits: 1\n    Entries: 1\n    Dropped: 0\n",
 				&hs, &err), 0);
 	if (hs.n != 1)
 		return;
-	EXPECT(u, hs.hists[0].entries[0].extra == NULL);
+	UNIT_EXPECT(u, hs.hists[0].entries[0].extra == NULL);
 	hist_set_free(&hs);
 }
 
@@ -321,5 +321,5 @@ static const struct unit_case cases[] = {
 
 int main(void)
 {
-	return UNIT_RUN(cases);
+	return UNIT_RUN_ARRAY(cases);
 }
