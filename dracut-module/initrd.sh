@@ -14,20 +14,29 @@ usage()
 usage: boottrace initrd [CONF.bconf] -o INITRD [options]
 
 Build an initramfs for a test boot: Debian's dracut (systemd flavour, no
-kernel modules) with the boottrace collector module, then CONF appended as
-a bootconfig trailer by `boottrace bootconfig -a`.
+kernel modules) with the boottrace collector module, carrying CONF.
 
-The dracut output (the "base" image, without bootconfig) is cached in
-$BOOTTRACE_CACHE/initrd, keyed by the dracut version, the collector module,
-the kernel release, the dracut arguments and the versions of the host
-programs copied into the image.  Changing only CONF never reruns dracut.
+By default (--delivery posthoc) the dracut output without bootconfig (the
+"base" image) is cached and CONF is appended with `boottrace bootconfig -a`:
+changing only CONF never reruns dracut.  --delivery trailer|early instead
+runs dracut with the bootconfig delivery module (dracut-module/95bootconfig)
+carrying CONF, exactly what a user's `dracut --force` with bootconfig_files
+makes (cached per CONF content and mode).
+
+Images are cached in $BOOTTRACE_CACHE/initrd, keyed by the dracut version,
+the modules, the kernel release, the dracut arguments, the versions of the
+host programs copied into the image and (for trailer/early) CONF's content
+and the delivery mode.
 
 options:
   -o, --output INITRD   where to write the image (replaced only on success)
   --kver RELEASE        kernel release to build for (default: the release of
                         the kernel `boottrace kernel --tree TREE` builds)
   --tree 6.1|6.12       kernel tree (default 6.1)
-  --no-cache            rerun dracut even when a cached base image exists
+  --delivery MODE       posthoc (default): the cached base image plus
+                        `bootconfig -a`; trailer or early: dracut with the
+                        95bootconfig module in that bootconfig_mode
+  --no-cache            rerun dracut even when a cached image exists
   --print-base          only build (or find) the base image, print its path
   -h, --help            this help
 
@@ -35,13 +44,14 @@ environment: BT_BOOTCONFIG=PATH uses another bootconfig tool for -a.
 USAGE
 }
 
-conf='' out='' kver='' tree=6.1 nocache='' print_base=''
+conf='' out='' kver='' tree=6.1 nocache='' print_base='' delivery=posthoc
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
 	-o | --output) [ $# -ge 2 ] || bt_die "$1 needs a file"; out=$2; shift ;;
 	--kver) [ $# -ge 2 ] || bt_die "--kver needs a release"; kver=$2; shift ;;
 	--tree) [ $# -ge 2 ] || bt_die "--tree needs 6.1 or 6.12"; tree=$2; shift ;;
+	--delivery) [ $# -ge 2 ] || bt_die "--delivery needs trailer, early or posthoc"; delivery=$2; shift ;;
 	--no-cache) nocache=--no-cache ;;
 	--print-base) print_base=1 ;;
 	-*) bt_die "unknown option '$1' (see boottrace initrd --help)" ;;
@@ -53,6 +63,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 tree=$(bt_tree_series "$tree")
+case "$delivery" in trailer | early | posthoc) ;; *) bt_die "--delivery: use trailer, early or posthoc" ;; esac
 
 if [ -z "$print_base" ]; then
 	[ -n "$out" ] || bt_die "no output given: use -o INITRD (see --help)"
@@ -69,7 +80,11 @@ case "$kver" in
 "" | */* | .*) bt_die "bad kernel release '$kver'" ;;
 esac
 
-base=$(btb_base_initrd "$kver" $nocache)
+if [ -n "$print_base" ] || [ -z "$conf" ] || [ "$delivery" = posthoc ]; then
+	base=$(btb_base_initrd "$kver" $nocache)
+else
+	base=$(btb_conf_initrd "$kver" "$conf" "$delivery" $nocache)
+fi
 if [ -n "$print_base" ]; then
 	printf '%s\n' "$base"
 	exit 0
@@ -80,7 +95,7 @@ outdir=$(dirname "$out")
 tmp=$(mktemp "$outdir/.initrd.XXXXXX")
 trap 'rm -f "$tmp"' EXIT
 cp "$base" "$tmp"
-if [ -n "$conf" ]; then
+if [ -n "$conf" ] && [ "$delivery" = posthoc ]; then
 	if ! msg=$(btb_bootconfig -a "$conf" "$tmp" 2>&1); then
 		printf '%s\n' "$msg" >&2
 		bt_die "$conf: bootconfig -a rejected it; fix the config and retry"

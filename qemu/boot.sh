@@ -36,6 +36,11 @@ options:
   --timeout SECONDS      give up after this long (default 300)
   --smp N                virtual CPUs (default 2)
   --memory MB            guest memory (default 512)
+  --delivery MODE        how CONF gets into the initrd: posthoc (default:
+                         the cached dracut base + `bootconfig -a`, no dracut
+                         run per config), trailer or early (dracut runs with
+                         the 95bootconfig module, as a user's `dracut
+                         --force` does; early needs the kernel series)
   --no-cache             rerun dracut for the base initrd
   -v, --verbose          show the serial console while booting
   -h, --help             this help
@@ -50,11 +55,12 @@ USAGE
 
 conf='' bundle='' tree=6.1 kimage='' kver='' initrd='' accel=auto rtc=''
 use_bconf=1 append='' timeout=300 smp=2 mem=512 nocache='' verbose=''
+delivery=posthoc
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
 	-o | --output | --tree | --kernel | --kver | --initrd | --accel | --rtc | \
-		--append | --timeout | --smp | --memory)
+		--append | --timeout | --smp | --memory | --delivery)
 		[ $# -ge 2 ] || bt_die "$1 needs a value (see boottrace boot --help)"
 		case "$1" in
 		-o | --output) bundle=$2 ;;
@@ -68,6 +74,7 @@ while [ $# -gt 0 ]; do
 		--timeout) timeout=$2 ;;
 		--smp) smp=$2 ;;
 		--memory) mem=$2 ;;
+		--delivery) delivery=$2 ;;
 		esac
 		shift
 		;;
@@ -128,13 +135,10 @@ trap cleanup EXIT
 
 # --- initrd -----------------------------------------------------------
 if [ -z "$initrd" ]; then
-	base=$(btb_base_initrd "$BTB_KREL" $nocache)
 	initrd="$work/initrd.img"
-	cp "$base" "$initrd"
-	if ! msg=$(btb_bootconfig -a "$conf" "$initrd" 2>&1); then
-		printf '%s\n' "$msg" >&2
-		bt_die "$conf: bootconfig -a rejected it; fix the config and retry"
-	fi
+	"$BT_TOP/dracut-module/initrd.sh" "$conf" -o "$initrd" --kver "$BTB_KREL" \
+		--delivery "$delivery" $nocache ||
+		bt_die "$conf: no initrd (see above); fix the config and retry"
 fi
 conf_list=
 if [ -n "$conf" ]; then

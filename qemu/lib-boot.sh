@@ -10,6 +10,10 @@
 #   btb_base_initrd KREL [--no-cache]
 #                              build or reuse the dracut base initrd (no
 #                              bootconfig), print its path
+#   btb_conf_initrd KREL CONF MODE [--no-cache]
+#                              build or reuse the initrd dracut makes with
+#                              the bootconfig module carrying CONF (MODE
+#                              trailer|early), print its path
 #   btb_dracut_version         the installed dracut version
 #   btb_now                    seconds since the epoch, with nanoseconds
 #   btb_unpack ARCHIVE DIR     unpack an untrusted tar from the guest safely
@@ -89,6 +93,7 @@ btb_dracut_farm()
 	done
 	ln -s "$BT_TOP/dracut-module/90boottrace-collect" \
 		"$farm/modules.d/90boottrace-collect"
+	ln -s "$BT_TOP/dracut-module/95bootconfig" "$farm/modules.d/95bootconfig"
 }
 
 # Versions of the host programs dracut copies into the image.
@@ -146,6 +151,65 @@ btb_base_initrd()
 	mv -f "$tmp/base.img" "$img"
 	rm -rf "$tmp"
 	bt_log "base initrd: $img ($(stat -c %s "$img") bytes)"
+	printf '%s\n' "$img"
+}
+
+# The initrd users get: dracut with the delivery module (dracut-module/
+# 95bootconfig) carrying CONF, no post-hoc apply.  Cached by the base key,
+# CONF's content, the mode, the module and our bootconfig.
+btb_conf_initrd()
+{
+	local krel=$1 conf=$2 mode=$3 nocache=${4:-} cache key img tmp log rc args tool
+
+	bt_need_pkgs "${BTB_PKGS[@]}"
+	[ -x "$BT_TOP/bootconfig/build/bootconfig" ] || make -s -C "$BT_TOP/bootconfig" >&2 ||
+		bt_die "building bootconfig failed"
+	tool=$BT_TOP/bootconfig/build/bootconfig
+	cache="$(bt_cache_dir)/initrd"
+	mkdir -p "$cache"
+	key=$({
+		btb_base_key "$krel"
+		echo "mode=$mode"
+		sha256sum <"$conf"
+		sha256sum <"$tool"
+		bt_hash "$BT_TOP/dracut-module/95bootconfig"
+	} | sha256sum | cut -c1-16)
+	img="$cache/bconf-$key.img"
+	if [ -s "$img" ] && [ "$nocache" != --no-cache ]; then
+		bt_log "initrd: cached $img"
+		printf '%s\n' "$img"
+		return 0
+	fi
+	tmp=$(mktemp -d "$cache/.build.XXXXXX")
+	log="$cache/bconf-$key.log"
+	mkdir -p "$tmp/conf.d"
+	{
+		printf 'bootconfig_tool=%s\n' "$tool"
+		printf 'bootconfig_files+=" %s "\n' "$(readlink -f "$conf")"
+		printf 'bootconfig_mode=%s\n' "$mode"
+	} >"$tmp/conf.d/90-bootconfig.conf"
+	btb_dracut_farm "$tmp/farm"
+	bt_log "initrd: running dracut $(btb_dracut_version) with $conf ($mode) for $krel (log: $log)"
+	rc=0
+	mapfile -t args < <(btb_dracut_args | sed 's/boottrace-collect$/boottrace-collect bootconfig/')
+	{
+		dracutbasedir="$tmp/farm" nice dracut "${args[@]}" \
+			--conf /dev/null --confdir "$tmp/conf.d" --tmpdir "$tmp" \
+			"$tmp/initrd.img" "$krel"
+	} >"$log" 2>&1 || rc=$?
+	if [ $rc -ne 0 ] || ! [ -s "$tmp/initrd.img" ]; then
+		rm -rf "$tmp"
+		# the module's messages (FILE:LINE:COL, caret, note) or dracut's tail
+		if grep -q '^bootconfig: error:' "$log"; then
+			grep -v '^dracut' "$log" | grep -v '^$' >&2
+		else
+			tail -n 15 "$log" >&2
+		fi
+		bt_die "dracut with the bootconfig module failed (exit $rc); full log: $log"
+	fi
+	mv -f "$tmp/initrd.img" "$img"
+	rm -rf "$tmp"
+	bt_log "initrd: $img ($(stat -c %s "$img") bytes)"
 	printf '%s\n' "$img"
 }
 
