@@ -15,62 +15,12 @@
 # written except the cache of module-less fixture images.
 # shellcheck disable=SC2034 # T_* are read by the test files
 
-BT_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-export BT_TOP
+# shellcheck source=../lib/tap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/tap.sh"
 T_MOD=$BT_TOP/dracut-module/95bootconfig
-T_N=0
-T_FAILED=0
-T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/boottrace-dracut-test.XXXXXX")
 T_LOG=$T_TMP/dracut.log
-trap 'rm -rf "$T_TMP"' EXIT
 # shellcheck source=../../scripts/lib.sh
 . "$BT_TOP/scripts/lib.sh"
-
-t_plan()
-{
-	echo "1..$1"
-}
-
-t_skip_all()
-{
-	echo "1..0 # SKIP $*"
-	exit 0
-}
-
-t_result()
-{
-	T_N=$((T_N + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $T_N - $2"
-	else
-		echo "not ok $T_N - $2"
-		T_FAILED=$((T_FAILED + 1))
-	fi
-}
-
-t_ok()
-{
-	local desc=$1 rc=0
-	shift
-	"$@" >"$T_TMP/.out" 2>&1 || rc=$?
-	t_result "$rc" "$desc"
-	[ "$rc" = 0 ] || sed 's/^/# /' "$T_TMP/.out" | head -n 20
-}
-
-t_is()
-{
-	if [ "$1" = "$2" ]; then
-		t_result 0 "$3"
-	else
-		t_result 1 "$3"
-		diff <(printf '%s\n' "$2") <(printf '%s\n' "$1") | head -n 20 | sed 's/^/# /'
-	fi
-}
-
-t_done()
-{
-	[ "$T_FAILED" = 0 ]
-}
 
 t_sha()
 {
