@@ -17,7 +17,9 @@ series (an empty series) and with kernel/series (kernel/series-TREE when it
 exists), alternating, N runs each, and prints per kernel the median of the
 guest's uptime when the collector ran (guest_uptime_at_collect: the time
 the kernel and the initramfs took, without QEMU start-up and unpacking)
-and of the wall time of the whole boot, then the ratio series/plain.
+of the kernel's own part (the dmesg timestamp of "Run /init as init
+process": where bootconfig and boot-time tracing are set up) and of the
+wall time of the whole boot, then the ratio series/plain.
 Both kernels are built (or reused) with kernel/build.sh first.
 
 options:
@@ -67,8 +69,8 @@ median()
 		else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-: >"$tmp/plain.up" ; : >"$tmp/plain.wall"
-: >"$tmp/patched.up" ; : >"$tmp/patched.wall"
+: >"$tmp/plain.up" ; : >"$tmp/plain.wall" ; : >"$tmp/plain.init"
+: >"$tmp/patched.up" ; : >"$tmp/patched.wall" ; : >"$tmp/patched.init"
 for ((i = 1; i <= runs; i++)); do
 	for k in plain patched; do
 		img=$plain
@@ -79,16 +81,22 @@ for ((i = 1; i <= runs; i++)); do
 			bt_die "boot $i with the $k kernel failed: $(tail -n1 "$b.err")"
 		meta "$b" guest_uptime_at_collect >>"$tmp/$k.up"
 		meta "$b" boot_wall_seconds >>"$tmp/$k.wall"
-		bt_log "run $i $k: uptime $(tail -n1 "$tmp/$k.up") s, wall $(tail -n1 "$tmp/$k.wall") s"
+		sed -n 's/^\[ *\([0-9.]*\)\] Run .* as init process.*/\1/p' "$b/dmesg" |
+			head -n1 >>"$tmp/$k.init"
+		bt_log "run $i $k: kernel to init $(tail -n1 "$tmp/$k.init") s, uptime $(tail -n1 "$tmp/$k.up") s, wall $(tail -n1 "$tmp/$k.wall") s"
 	done
 done
 
 up_p=$(median <"$tmp/plain.up")
 up_s=$(median <"$tmp/patched.up")
+init_p=$(median <"$tmp/plain.init")
+init_s=$(median <"$tmp/patched.init")
 wall_p=$(median <"$tmp/plain.wall")
 wall_s=$(median <"$tmp/patched.wall")
 printf 'config: %s, tree %s, %d runs each (alternating)\n' "$conf" "$tree" "$runs"
 printf '%-22s %12s %12s %8s\n' "median seconds" "no series" "series" "ratio"
+printf '%-22s %12s %12s %8s\n' "kernel to /init" "$init_p" "$init_s" \
+	"$(awk -v a="$init_s" -v b="$init_p" 'BEGIN { printf "%.3f", a / b }')"
 printf '%-22s %12s %12s %8s\n' "uptime at collector" "$up_p" "$up_s" \
 	"$(awk -v a="$up_s" -v b="$up_p" 'BEGIN { printf "%.3f", a / b }')"
 printf '%-22s %12s %12s %8s\n' "wall (whole boot)" "$wall_p" "$wall_s" \
