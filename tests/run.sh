@@ -9,6 +9,8 @@
 # tree's test-bootconfig.sh against our bootconfig), diff (differential
 # test against the kernel's parser), kernel (kernel/build.sh, building the
 # kernel when it is not cached), boot (QEMU boots, TAP via prove),
+# series (the kernel patch series: checkpatch, git am on both trees,
+# hostile trailers, limits, early cpio, trace_boot reporting, in QEMU),
 # analysis (trace-analysis on real boots), dracut (the delivery module with
 # real dracut runs, the kernel hooks, boots).
 # Each suite's own output is shown; the last line is "N passed, N failed"
@@ -18,7 +20,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
 
-all=(unit clang install shell compat diff kernel boot analysis dracut)
+all=(unit clang install shell compat diff kernel boot series analysis dracut)
 
 suite_unit() { make -s -C bootconfig check && make -s -C trace-analysis check; }
 suite_clang()
@@ -42,6 +44,7 @@ suite_compat() { tests/compat/run.sh; }
 suite_diff() { N="${DIFF_N:-10000}" tests/diff/run.sh; }
 suite_kernel() { kernel/test.sh --built; }
 suite_boot() { prove -v tests/boot/; }
+suite_series() { prove -v tests/kernel/; }
 suite_analysis() { prove -v tests/analysis/; }
 suite_dracut() { prove -v tests/dracut/; }
 
