@@ -116,42 +116,59 @@ btb_base_key()
 	} | sha256sum | cut -c1-16
 }
 
+# btb_dracut_cached IMG KREL WHAT [--no-cache] [MODULE...]: print IMG, first
+# running dracut into it (the base modules plus MODULEs, with the dracut.conf
+# lines read from stdin) unless it is cached.  WHAT names it in messages.
+btb_dracut_cached()
+{
+	local img=$1 krel=$2 what=$3 nocache=${4:-} tmp log rc args
+
+	shift 4 || shift $#
+	if [ -s "$img" ] && [ "$nocache" != --no-cache ]; then
+		cat >/dev/null
+		bt_log "$what: cached $img"
+		printf '%s\n' "$img"
+		return 0
+	fi
+	tmp=$(mktemp -d "$(dirname "$img")/.build.XXXXXX")
+	log=${img%.img}.log
+	mkdir -p "$tmp/conf.d"
+	cat >"$tmp/conf.d/90-boottrace.conf"
+	btb_dracut_farm "$tmp/farm"
+	bt_log "$what: running dracut $(btb_dracut_version) for $krel (log: $log)"
+	rc=0
+	mapfile -t args < <(btb_dracut_args | sed "s/boottrace-collect\$/boottrace-collect${*:+ $*}/")
+	{
+		dracutbasedir="$tmp/farm" nice dracut "${args[@]}" \
+			--conf /dev/null --confdir "$tmp/conf.d" --tmpdir "$tmp" \
+			"$tmp/out.img" "$krel"
+	} >"$log" 2>&1 || rc=$?
+	if [ $rc -ne 0 ] || ! [ -s "$tmp/out.img" ]; then
+		rm -rf "$tmp"
+		# the bootconfig module's messages (FILE:LINE:COL, caret, note)
+		# or dracut's tail
+		if grep -q '^bootconfig: error:' "$log"; then
+			grep -v '^dracut' "$log" | grep -v '^$' >&2
+		else
+			tail -n 15 "$log" >&2
+		fi
+		bt_die "dracut failed for the $what (exit $rc); full log: $log"
+	fi
+	mv -f "$tmp/out.img" "$img"
+	rm -rf "$tmp"
+	bt_log "$what: $img ($(stat -c %s "$img") bytes)"
+	printf '%s\n' "$img"
+}
+
 btb_base_initrd()
 {
-	local krel=$1 nocache=${2:-} cache key img tmp log conf rc args
+	local krel=$1 nocache=${2:-} cache
 
 	bt_need_pkgs "${BTB_PKGS[@]}"
 	cache="$(bt_cache_dir)/initrd"
 	mkdir -p "$cache"
-	key=$(btb_base_key "$krel")
-	img="$cache/base-$key.img"
-	if [ -s "$img" ] && [ "$nocache" != --no-cache ]; then
-		bt_log "base initrd: cached $img"
-		printf '%s\n' "$img"
-		return 0
-	fi
-	tmp=$(mktemp -d "$cache/.build.XXXXXX")
-	log="$cache/base-$key.log"
-	conf="$tmp/conf.d"
-	mkdir -p "$conf"
-	btb_dracut_farm "$tmp/farm"
-	bt_log "base initrd: running dracut $(btb_dracut_version) for $krel (log: $log)"
-	rc=0
-	mapfile -t args < <(btb_dracut_args)
-	{
-		dracutbasedir="$tmp/farm" nice dracut "${args[@]}" \
-			--conf /dev/null --confdir "$conf" --tmpdir "$tmp" \
-			"$tmp/base.img" "$krel"
-	} >"$log" 2>&1 || rc=$?
-	if [ $rc -ne 0 ] || ! [ -s "$tmp/base.img" ]; then
-		rm -rf "$tmp"
-		tail -n 15 "$log" >&2
-		bt_die "dracut failed (exit $rc); full log: $log"
-	fi
-	mv -f "$tmp/base.img" "$img"
-	rm -rf "$tmp"
-	bt_log "base initrd: $img ($(stat -c %s "$img") bytes)"
-	printf '%s\n' "$img"
+	btb_dracut_cached "$cache/base-$(btb_base_key "$krel").img" "$krel" \
+		"base initrd" "$nocache" </dev/null
 }
 
 # The initrd users get: dracut with the delivery module (dracut-module/
@@ -159,7 +176,7 @@ btb_base_initrd()
 # CONF's content, the mode, the module and our bootconfig.
 btb_conf_initrd()
 {
-	local krel=$1 conf=$2 mode=$3 nocache=${4:-} cache key img tmp log rc args tool
+	local krel=$1 conf=$2 mode=$3 nocache=${4:-} cache key tool
 
 	bt_need_pkgs "${BTB_PKGS[@]}"
 	[ -x "$BT_TOP/bootconfig/build/bootconfig" ] || make -s -C "$BT_TOP/bootconfig" >&2 ||
@@ -174,43 +191,12 @@ btb_conf_initrd()
 		sha256sum <"$tool"
 		bt_hash "$BT_TOP/dracut-module/95bootconfig"
 	} | sha256sum | cut -c1-16)
-	img="$cache/bconf-$key.img"
-	if [ -s "$img" ] && [ "$nocache" != --no-cache ]; then
-		bt_log "initrd: cached $img"
-		printf '%s\n' "$img"
-		return 0
-	fi
-	tmp=$(mktemp -d "$cache/.build.XXXXXX")
-	log="$cache/bconf-$key.log"
-	mkdir -p "$tmp/conf.d"
 	{
 		printf 'bootconfig_tool=%s\n' "$tool"
 		printf 'bootconfig_files+=" %s "\n' "$(readlink -f "$conf")"
 		printf 'bootconfig_mode=%s\n' "$mode"
-	} >"$tmp/conf.d/90-bootconfig.conf"
-	btb_dracut_farm "$tmp/farm"
-	bt_log "initrd: running dracut $(btb_dracut_version) with $conf ($mode) for $krel (log: $log)"
-	rc=0
-	mapfile -t args < <(btb_dracut_args | sed 's/boottrace-collect$/boottrace-collect bootconfig/')
-	{
-		dracutbasedir="$tmp/farm" nice dracut "${args[@]}" \
-			--conf /dev/null --confdir "$tmp/conf.d" --tmpdir "$tmp" \
-			"$tmp/initrd.img" "$krel"
-	} >"$log" 2>&1 || rc=$?
-	if [ $rc -ne 0 ] || ! [ -s "$tmp/initrd.img" ]; then
-		rm -rf "$tmp"
-		# the module's messages (FILE:LINE:COL, caret, note) or dracut's tail
-		if grep -q '^bootconfig: error:' "$log"; then
-			grep -v '^dracut' "$log" | grep -v '^$' >&2
-		else
-			tail -n 15 "$log" >&2
-		fi
-		bt_die "dracut with the bootconfig module failed (exit $rc); full log: $log"
-	fi
-	mv -f "$tmp/initrd.img" "$img"
-	rm -rf "$tmp"
-	bt_log "initrd: $img ($(stat -c %s "$img") bytes)"
-	printf '%s\n' "$img"
+	} | btb_dracut_cached "$cache/bconf-$key.img" "$krel" \
+		"initrd" "$nocache" bootconfig
 }
 
 # Unpack the guest's archive.  It is untrusted: accept only regular files and
