@@ -130,8 +130,9 @@ dump_state()
 	local i name
 
 	dump_instance "$TRACEFS" "$OUT/tracefs"
+	# boot_status: what trace_boot applied (kernels with our series)
 	for f in dynamic_events kprobe_events synthetic_events kprobe_profile \
-		available_tracers; do
+		available_tracers boot_status; do
 		copy "$TRACEFS/$f" "$OUT/tracefs/$f"
 	done
 	for i in "$TRACEFS"/instances/*; do
