@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+# lint/ - liblint and boottrace-lint, included from bootconfig/Makefile.
+#
+#   make                  also builds build/boottrace-lint
+#   make check            also runs lint/tests (plain and ASan+UBSan)
+#   make install          also installs boottrace-lint and its man page
+
+LINT_SRC	:= $(sort $(filter-out lint/main.c,$(wildcard lint/*.c)))
+LINT_HDR	:= $(wildcard lint/*.h)
+LINT_CFLAGS	= $(ALL_CFLAGS) -Ilib -Ilint
+LINT_TESTS	:= $(sort $(wildcard lint/tests/test_*.c))
+
+all: $(B)/boottrace-lint
+
+$(B)/boottrace-lint: lint/main.c $(LINT_SRC) $(LINT_HDR) $(B)/libbootconfig.a
+	$(CC) $(LINT_CFLAGS) -o $@ lint/main.c $(LINT_SRC) $(B)/libbootconfig.a
+
+$(B)/asan/boottrace-lint: lint/main.c $(LINT_SRC) $(LINT_HDR) $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(LINT_CFLAGS) $(SAN) -o $@ lint/main.c $(LINT_SRC) $(LIB_SRC)
+
+$(B)/lint-tests/%: lint/tests/%.c tests/unit.h $(LINT_SRC) $(LINT_HDR) $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(LINT_CFLAGS) -Itests -o $@ $< $(LINT_SRC) $(LIB_SRC)
+
+$(B)/lint-asan/%: lint/tests/%.c tests/unit.h $(LINT_SRC) $(LINT_HDR) $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(LINT_CFLAGS) $(SAN) -Itests -o $@ $< $(LINT_SRC) $(LIB_SRC)
+
+LINT_TEST_BIN	:= $(patsubst lint/tests/%.c,$(B)/lint-tests/%,$(LINT_TESTS)) \
+		   $(patsubst lint/tests/%.c,$(B)/lint-asan/%,$(LINT_TESTS))
+
+lint-check: $(LINT_TEST_BIN) $(B)/boottrace-lint $(B)/asan/boottrace-lint
+	@set -e; for t in $(LINT_TEST_BIN); do echo "== $$t"; ./$$t; done
+
+check: lint-check
+
+install: lint-install
+
+lint-install: $(B)/boottrace-lint
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(B)/boottrace-lint $(DESTDIR)$(BINDIR)/boottrace-lint
+	install -m 644 lint/boottrace-lint.1 $(DESTDIR)$(MANDIR)/man1/
+
+.PHONY: lint-check lint-install

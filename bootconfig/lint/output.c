@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * output.c - print lint findings as text (the bootconfig tool's
+ * FILE:LINE:COL: error: format) or as JSON.
+ */
+#include <string.h>
+
+#include "lint.h"
+
+static const char *sev_name(enum lint_severity s)
+{
+	return s == LINT_ERROR ? "error" : "warning";
+}
+
+/* The source line @line of @buf and a caret under @col. */
+static void print_source(FILE *out, const char *buf, size_t len,
+			 unsigned int line, unsigned int col)
+{
+	size_t i = 0, start;
+	unsigned int l = 1, c;
+
+	while (i < len && l < line) {
+		if (buf[i++] == '\n')
+			l++;
+	}
+	if (l != line || i >= len)
+		return;
+	start = i;
+	while (i < len && buf[i] != '\n' && buf[i])
+		i++;
+	fprintf(out, "%.*s\n", (int)(i - start), buf + start);
+	for (c = 1; c < col && start + c - 1 < i; c++)
+		fputc(buf[start + c - 1] == '\t' ? '\t' : ' ', out);
+	fputs("^\n", out);
+}
+
+void lint_print(FILE *out, const char *path, const char *buf, size_t len,
+		const struct lint_result *r, bool source)
+{
+	size_t i;
+
+	for (i = 0; i < r->count; i++) {
+		const struct lint_diag *d = &r->diags[i];
+
+		fprintf(out, "%s:%u:%u: %s: %s [%s]\n", path, d->line, d->col,
+			sev_name(d->severity), d->msg, d->rule);
+		if (source)
+			print_source(out, buf, len, d->line, d->col);
+	}
+}
+
+static void json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", out);
+		else if (ch == '\t')
+			fputs("\\t", out);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(out, "\\u%04x", ch);
+		else
+			fputc(ch, out);
+	}
+	fputc('"', out);
+}
+
+void lint_print_json(FILE *out, const char *path,
+		     const struct lint_knowledge *k,
+		     const struct lint_result *r)
+{
+	size_t i;
+
+	fputs("{\"schema\":\"boottrace-lint-1\",\"file\":", out);
+	json_str(out, path);
+	fputs(",\"kernel\":", out);
+	if (k)
+		json_str(out, lint_knowledge_key(k));
+	else
+		fputs("null", out);
+	fputs(",\"skipped\":", out);
+	if (r->skipped)
+		json_str(out, r->skipped);
+	else
+		fputs("null", out);
+	fprintf(out, ",\"errors\":%u,\"warnings\":%u,\"diagnostics\":[",
+		r->errors, r->warnings);
+	for (i = 0; i < r->count; i++) {
+		const struct lint_diag *d = &r->diags[i];
+
+		fprintf(out, "%s{\"line\":%u,\"col\":%u,\"severity\":\"%s\",\"rule\":",
+			i ? "," : "", d->line, d->col, sev_name(d->severity));
+		json_str(out, d->rule);
+		fputs(",\"key\":", out);
+		json_str(out, d->key);
+		fputs(",\"message\":", out);
+		json_str(out, d->msg);
+		fputc('}', out);
+	}
+	fputs("]}\n", out);
+}
