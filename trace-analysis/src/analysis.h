@@ -48,6 +48,13 @@ struct ev_count {
 	uint64_t first_ts, last_ts;
 };
 
+/* A function seen by the function or function_graph tracer. */
+struct func_count {
+	uint64_t addr;
+	char *name;		/* symbol from trace.dat's kallsyms, or 0x... */
+	uint64_t count;		/* ftrace:function + ftrace:funcgraph_entry */
+};
+
 struct instance {
 	char *name;		/* "" for the top buffer */
 	char *dir;		/* its directory in the bundle */
@@ -65,6 +72,8 @@ struct instance {
 	uint64_t missed_records;	/* records that follow lost events */
 	uint64_t missed_events;		/* known number of lost events */
 	bool missed_unknown;		/* some losses of unknown size */
+	struct func_count *funcs;	/* one per traced function address */
+	size_t nfuncs;
 };
 
 struct initcall {

@@ -481,6 +481,9 @@ static void free_instance(struct instance *in)
 		free(in->counts[i].name);
 	}
 	free(in->counts);
+	for (i = 0; i < in->nfuncs; i++)
+		free(in->funcs[i].name);
+	free(in->funcs);
 }
 
 static void free_initcalls(struct initcall *ic, size_t n)

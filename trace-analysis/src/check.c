@@ -15,6 +15,15 @@
  *	initcall FUNC                 FUNC in an initcall table
  *	no-data-loss [in BUFFER]      no overrun, drop, gap, full hist, silence
  *	data-loss [KIND] [in BUFFER]  some loss (KIND: see README.md)
+ *	tracefs FILE LINE-GLOB [in BUFFER]  a line of the dumped tracefs file
+ *	file PATH LINE-GLOB           a line of a bundle file (dmesg, ...)
+ *	cmdline WORD-GLOB             a kernel parameter in proc/cmdline
+ *	init-arg WORD-GLOB            an argument for init (after " -- ")
+ *	function FUNC-GLOB [>= N] [in BUFFER]  function tracer records
+ *	only-functions GLOB[,GLOB...] [in BUFFER]  and no other function
+ *	not EXPECTATION               met when EXPECTATION is not
+ *
+ * A word in double quotes may contain spaces ("ret < 0").
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -28,6 +37,7 @@
 struct exp {
 	char *w[8];
 	size_t nw;
+	bool negate;		/* "not EXPECTATION" */
 	uint64_t min;		/* ">= N", default 1 */
 	const char *buffer;	/* "in BUFFER", or NULL: any */
 	unsigned int line;
@@ -221,6 +231,133 @@ static struct result x_initcall(const struct analysis *a, const struct exp *e)
 	return res(false, xstrdup("not in the initcall tables"));
 }
 
+/* Lines of bundle file @rel; NULL when missing. */
+static char *bundle_lines(const struct analysis *a, const char *rel)
+{
+	char *path, *text = NULL;
+
+	if (strstr(rel, "..") || rel[0] == '/')
+		return NULL;
+	path = bundle_file(a, rel);
+	if (read_file(path, 64 << 20, &text, NULL))
+		text = NULL;
+	free(path);
+	return text;
+}
+
+/* Is there a line in @rel matching @glob (trailing blanks ignored)? */
+static struct result x_file(const struct analysis *a, const char *rel,
+			    const char *glob)
+{
+	char *text = bundle_lines(a, rel), *line, *next;
+	size_t n = 0;
+
+	if (!text)
+		return res(false, xasprintf("%s: missing", rel));
+	for (line = text; line; line = next) {
+		size_t len;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		len = strlen(line);
+		while (len && (line[len - 1] == ' ' || line[len - 1] == '\t' ||
+			       line[len - 1] == '\r'))
+			line[--len] = '\0';
+		n++;
+		if (!fnmatch(glob, line, 0)) {
+			char *d = xasprintf("%s: \"%.60s\"", rel, line);
+
+			free(text);
+			return res(true, d);
+		}
+	}
+	free(text);
+	return res(false, xasprintf("%s: no line of %zu matches", rel, n));
+}
+
+static struct result x_tracefs(const struct analysis *a, const struct exp *e)
+{
+	char *rel = e->buffer && strcmp(e->buffer, "top") ?
+		    xasprintf("tracefs/instances/%s/%s", e->buffer, e->w[1]) :
+		    xasprintf("tracefs/%s", e->w[1]);
+	struct result r = x_file(a, rel, e->w[2]);
+
+	free(rel);
+	return r;
+}
+
+/* A word of proc/cmdline before (kernel) or after (init) " -- ". */
+static struct result x_cmdline(const struct analysis *a, const struct exp *e,
+			       bool init)
+{
+	char *text = bundle_lines(a, "proc/cmdline"), *save = NULL, *t;
+	bool after = false;
+
+	if (!text)
+		return res(false, xstrdup("proc/cmdline: missing"));
+	for (t = strtok_r(text, " \t\n", &save); t;
+	     t = strtok_r(NULL, " \t\n", &save)) {
+		if (!after && !strcmp(t, "--")) {
+			after = true;
+			continue;
+		}
+		if (after == init && !fnmatch(e->w[1], t, 0)) {
+			struct result r = res(true, xasprintf("%s", t));
+
+			free(text);
+			return r;
+		}
+	}
+	free(text);
+	return res(false, xasprintf("no %s matches", init ?
+		   "init argument (after --)" : "kernel parameter"));
+}
+
+static bool glob_list_match(const char *list, const char *name)
+{
+	char *copy = xstrdup(list), *save = NULL, *g;
+	bool m = false;
+
+	for (g = strtok_r(copy, ",", &save); g && !m;
+	     g = strtok_r(NULL, ",", &save))
+		m = !fnmatch(trim(g), name, 0);
+	free(copy);
+	return m;
+}
+
+/* function FUNC-GLOB / only-functions GLOB,GLOB... */
+static struct result x_function(const struct analysis *a, const struct exp *e,
+				bool only)
+{
+	uint64_t n = 0, other = 0;
+	const char *bad = NULL;
+	size_t i, j;
+
+	for (i = 0; i < a->ninst; i++) {
+		const struct instance *in = &a->inst[i];
+
+		for (j = 0; buffer_is(e, in) && j < in->nfuncs; j++) {
+			const struct func_count *f = &in->funcs[j];
+
+			if (glob_list_match(e->w[1], f->name)) {
+				n += f->count;
+			} else {
+				other += f->count;
+				if (!bad)
+					bad = f->name;
+			}
+		}
+	}
+	if (!only)
+		return res(n >= e->min, xasprintf("%" PRIu64 " records", n));
+	if (bad)
+		return res(false, xasprintf("%" PRIu64 " records of other "
+			   "functions, e.g. %s", other, bad));
+	return res(n >= e->min, xasprintf("%" PRIu64 " records, all match",
+		   n));
+}
+
 static struct result evaluate(const struct analysis *a, const struct exp *e)
 {
 	const char *c = e->w[0];
@@ -247,6 +384,14 @@ static struct result evaluate(const struct analysis *a, const struct exp *e)
 		return x_loss(a, e, false);
 	if (!strcmp(c, "data-loss"))
 		return x_loss(a, e, true);
+	if (!strcmp(c, "tracefs"))
+		return x_tracefs(a, e);
+	if (!strcmp(c, "file"))
+		return x_file(a, e->w[1], e->w[2]);
+	if (!strcmp(c, "cmdline") || !strcmp(c, "init-arg"))
+		return x_cmdline(a, e, c[0] == 'i');
+	if (!strcmp(c, "function") || !strcmp(c, "only-functions"))
+		return x_function(a, e, c[0] == 'o');
 	return x_initcall(a, e);
 }
 
@@ -258,24 +403,54 @@ static const struct {
 	{ "event", 1, 1 }, { "kprobe", 1, 1 }, { "hist", 1, 1 },
 	{ "hist-key", 2, 2 }, { "initcalls", 0, 0 }, { "initcall", 1, 1 },
 	{ "no-data-loss", 0, 0 }, { "data-loss", 0, 1 },
+	{ "tracefs", 2, 2 }, { "file", 2, 2 }, { "cmdline", 1, 1 },
+	{ "init-arg", 1, 1 }, { "function", 1, 1 },
+	{ "only-functions", 1, 1 },
 };
+
+/* The next word of *@s: blank-separated, or "double quoted". */
+static char *next_word(char **s, char **err)
+{
+	char *p = *s, *w;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!*p)
+		return NULL;
+	if (*p == '"') {
+		w = ++p;
+		p = strchr(p, '"');
+		if (!p) {
+			*err = xstrdup("no closing '\"'");
+			return NULL;
+		}
+	} else {
+		w = p;
+		p += strcspn(p, " \t");
+	}
+	if (*p)
+		*p++ = '\0';
+	*s = p;
+	return w;
+}
 
 /* Parse one line into @e; returns an error message or NULL. */
 static char *parse_exp(char *line, struct exp *e)
 {
-	char *save = NULL, *t;
+	char *err = NULL, *t;
 	size_t i, nargs;
 
 	memset(e, 0, sizeof(*e));
 	e->min = 1;
-	for (t = strtok_r(line, " \t", &save); t;
-	     t = strtok_r(NULL, " \t", &save)) {
-		if (!strcmp(t, ">=")) {
-			t = strtok_r(NULL, " \t", &save);
+	while ((t = next_word(&line, &err))) {
+		if (!e->nw && !e->negate && !strcmp(t, "not")) {
+			e->negate = true;
+		} else if (!strcmp(t, ">=")) {
+			t = next_word(&line, &err);
 			if (!t || !parse_u64(t, 10, &e->min))
-				return xstrdup("'>=' needs a number");
+				return err ? err : xstrdup("'>=' needs a number");
 		} else if (!strcmp(t, "in")) {
-			t = strtok_r(NULL, " \t", &save);
+			t = next_word(&line, &err);
 			if (!t)
 				return xstrdup("'in' needs a buffer name "
 					       "(top or an instance)");
@@ -286,6 +461,10 @@ static char *parse_exp(char *line, struct exp *e)
 			return xstrdup("too many words");
 		}
 	}
+	if (err)
+		return err;
+	if (!e->nw)
+		return xstrdup("'not' needs an expectation");
 	for (i = 0; i < ARRAY_SIZE(directives); i++) {
 		if (strcmp(directives[i].name, e->w[0]))
 			continue;
@@ -340,6 +519,8 @@ int check_run(const struct analysis *a, const char *expect, bool json,
 			return 2;
 		}
 		x = evaluate(a, &e);
+		if (e.negate)
+			x.ok = !x.ok;
 		if (json) {
 			fprintf(f, "%s{\"line\":%u,\"expect\":", ok + bad ?
 				"," : "", lineno);

@@ -2,7 +2,8 @@
 /*
  * trace.c - one pass over trace.dat with libtracecmd: the top buffer and
  * every instance merged in time order.  Counts records per instance and
- * event type, lost events, and pairs initcall_start/initcall_finish.
+ * event type, lost events, pairs initcall_start/initcall_finish and
+ * counts the records of the function tracers per function address.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -33,6 +34,11 @@ struct hctx {
 	size_t ncalls, cap;
 	struct open_call *open;
 	size_t nopen, open_cap;
+	/* ftrace:function (ip) and ftrace:funcgraph_entry (func) */
+	int id_func, id_graph;
+	struct tep_format_field *f_ip, *f_gfunc;
+	uint64_t *fn_addr, *fn_count;	/* open addressing, 0 = empty */
+	size_t fn_cap, fn_n;
 };
 
 struct tctx {
@@ -72,6 +78,10 @@ static void hctx_init(struct hctx *c, struct tracecmd_input *h,
 	c->f_start_func = field(c->tep, c->id_start, "func");
 	c->f_finish_func = field(c->tep, c->id_finish, "func");
 	c->f_ret = field(c->tep, c->id_finish, "ret");
+	c->id_func = event_id(c->tep, "ftrace", "function", NULL);
+	c->id_graph = event_id(c->tep, "ftrace", "funcgraph_entry", NULL);
+	c->f_ip = field(c->tep, c->id_func, "ip");
+	c->f_gfunc = field(c->tep, c->id_graph, "func");
 	in->in_trace = true;
 }
 
@@ -142,6 +152,76 @@ static void on_level(struct hctx *c, struct tep_record *r)
 	c->level = xstrndup(s, strnlen(s, (size_t)len));
 }
 
+static size_t fn_slot(const uint64_t *keys, size_t cap, uint64_t addr)
+{
+	size_t i = (size_t)((addr * 0x9e3779b97f4a7c15ull) >> 17) & (cap - 1);
+
+	while (keys[i] && keys[i] != addr)
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+static void fn_grow(struct hctx *c)
+{
+	size_t cap = c->fn_cap ? c->fn_cap * 2 : 1024, i, k;
+	uint64_t *keys = xcalloc(cap, sizeof(*keys));
+	uint64_t *vals = xcalloc(cap, sizeof(*vals));
+
+	for (i = 0; i < c->fn_cap; i++) {
+		if (!c->fn_addr[i])
+			continue;
+		k = fn_slot(keys, cap, c->fn_addr[i]);
+		keys[k] = c->fn_addr[i];
+		vals[k] = c->fn_count[i];
+	}
+	free(c->fn_addr);
+	free(c->fn_count);
+	c->fn_addr = keys;
+	c->fn_count = vals;
+	c->fn_cap = cap;
+}
+
+static void on_function(struct hctx *c, struct tep_record *r,
+			struct tep_format_field *f)
+{
+	unsigned long long addr = 0;
+	size_t k;
+
+	if (!f || tep_read_number_field(f, r->data, &addr) || !addr)
+		return;
+	if (2 * (c->fn_n + 1) > c->fn_cap)
+		fn_grow(c);
+	k = fn_slot(c->fn_addr, c->fn_cap, addr);
+	if (!c->fn_addr[k]) {
+		c->fn_addr[k] = addr;
+		c->fn_n++;
+	}
+	c->fn_count[k]++;
+}
+
+/* The handle's function counts become the instance's, with symbols. */
+static void take_functions(struct hctx *c)
+{
+	struct instance *in = c->in;
+	size_t i;
+
+	if (!c->fn_n)
+		return;
+	in->funcs = xcalloc(c->fn_n, sizeof(*in->funcs));
+	for (i = 0; i < c->fn_cap; i++) {
+		struct func_count *fc;
+
+		if (!c->fn_addr[i])
+			continue;
+		fc = &in->funcs[in->nfuncs++];
+		fc->addr = c->fn_addr[i];
+		fc->name = symbol(c->tep, c->fn_addr[i]);
+		fc->count = c->fn_count[i];
+	}
+	free(c->fn_addr);
+	free(c->fn_count);
+}
+
 static void count(struct hctx *c, struct tep_record *r, int id)
 {
 	struct instance *in = c->in;
@@ -203,6 +283,10 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu,
 		on_finish(c, r, cpu);
 	else if (id == c->id_level && c->ev_level)
 		on_level(c, r);
+	else if (id == c->id_func)
+		on_function(c, r, c->f_ip);
+	else if (id == c->id_graph)
+		on_function(c, r, c->f_gfunc);
 	return 0;
 }
 
@@ -360,6 +444,8 @@ void trace_read(struct analysis *a)
 	}
 	a->trace_ok = true;
 	take_initcalls(&t);
+	for (i = 0; i < t.n; i++)
+		take_functions(&t.h[i]);
 	for (i = t.n - 1; i >= 0; i--)
 		tracecmd_close(hs[i]);
 	free(hs);

@@ -71,6 +71,20 @@ if jq -e '[.traceEvents[] | select(.ph == "X" and .name == "acpi_init" and .dur 
 if jq -e '[.traceEvents[] | select(.ph == "i" and .name == "kprobes:getname")] | length == 7480' \
 	"$tmp/ic.json" >/dev/null; then ok "perfetto kprobe instants"; else bad "perfetto kprobe instants"; fi
 
+# --- the JSON report is stable: byte for byte the recorded documents
+# (fixtures/json, written before src/json.c was factored; regenerate them
+# only for a schema addition, and review the diff)
+for b in initcalls failures default; do
+	rc=0
+	(cd "$fx" && "$bin" report "$b" --json) >"$tmp/$b.json" 2>/dev/null || rc=$?
+	if [ "$rc" -lt 2 ] && cmp -s "$tmp/$b.json" "$here/fixtures/json/$b.json"; then
+		ok "json of $b byte-identical"
+	else
+		bad "json of $b differs from fixtures/json/$b.json (exit $rc)"
+		diff <(jq -S . "$here/fixtures/json/$b.json") <(jq -S . "$tmp/$b.json") | head -10 | sed 's/^/    /'
+	fi
+done
+
 # --- deliberate failures: each reported by key, exit 1
 run "report failures" 1 "$bin" report "$fx/failures"
 has "unknown event" 'FAILED +ftrace.event.nosuchgroup.nosuchevent.enable'
@@ -112,6 +126,37 @@ has "check counts" '^1 passed, 3 failed$'
 printf 'event\nbogus thing\n' >"$tmp/bad.expect"
 run "check bad expect" 2 "$bin" check "$fx/failures" "$tmp/bad.expect"
 has "bad expect names line" 'bad.expect:1: .event. takes 1 to 1 arguments' "$tmp/err"
+
+# --- check: tracefs/file/cmdline/init-arg, function records, not, quotes
+cat >"$tmp/k.expect" <<'EOF2'
+function "*alloc*" >= 100 in tiny
+only-functions "*alloc*" in tiny
+not only-functions "kmalloc*" in tiny
+function "kmalloc*, kmem_cache_alloc*" >= 10 in tiny
+not function "*" in top
+tracefs current_tracer function in tiny
+tracefs set_ftrace_filter "*alloc*" in tiny
+tracefs events/task/task_rename/filter "comm ==== (broken"
+not tracefs current_tracer function
+file dmesg "*Load bootconfig: *"
+cmdline bootconfig
+cmdline "trace_clock=*"
+not init-arg bootconfig
+only-functions "kmalloc*" in tiny
+tracefs current_tracer nop in tiny
+init-arg bootconfig
+file ../metadata "*"
+EOF2
+run "check new kinds" 1 "$bin" check "$fx/failures" "$tmp/k.expect"
+has "check new kinds tally" '^13 passed, 4 failed$'
+has "only-functions names another" '^FAIL +only-functions "kmalloc\*" in tiny +[0-9]+ records of other functions, e.g. '
+has "tracefs mismatch" '^FAIL +tracefs current_tracer nop in tiny +tracefs/instances/tiny/current_tracer: no line'
+has "no path escape" '^FAIL +file ../metadata "\*" +../metadata: missing'
+printf 'tracefs "current_tracer\n' >"$tmp/q.expect"
+run "check unclosed quote" 2 "$bin" check "$fx/failures" "$tmp/q.expect"
+has "unclosed quote names line" "q.expect:1: no closing" "$tmp/err"
+printf 'not\n' >"$tmp/q.expect"
+run "check bare not" 2 "$bin" check "$fx/failures" "$tmp/q.expect"
 
 # --- diff: a bundle against itself passes; thresholds can fail it
 run "diff same" 0 "$bin" diff "$fx/initcalls" "$fx/initcalls"
