@@ -42,6 +42,7 @@ options:
                          the 95bootconfig module, as a user's `dracut
                          --force` does; early needs the kernel series)
   --no-cache             rerun dracut for the base initrd
+  --no-lint              boot CONF even when `boottrace lint` finds errors
   -v, --verbose          show the serial console while booting
   -h, --help             this help
 
@@ -55,7 +56,7 @@ USAGE
 
 conf='' bundle='' tree=6.1 kimage='' kver='' initrd='' accel=auto rtc=''
 use_bconf=1 append='' timeout=300 smp=2 mem=512 nocache='' verbose=''
-delivery=posthoc
+delivery=posthoc nolint=${BOOTTRACE_NO_LINT:-}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
@@ -80,6 +81,7 @@ while [ $# -gt 0 ]; do
 		;;
 	--no-bootconfig) use_bconf= ;;
 	--no-cache) nocache=--no-cache ;;
+	--no-lint) nolint=1 ;;
 	-v | --verbose) verbose=1 ;;
 	-*) bt_die "unknown option '$1' (see boottrace boot --help)" ;;
 	*)
@@ -132,6 +134,12 @@ cleanup()
 	rm -rf "$work"
 }
 trap cleanup EXIT
+
+# --- lint: errors stop the boot (the kernel's knowledge only if cached) ---
+if [ -z "$initrd" ] && [ -n "$conf" ] && [ -n "$use_bconf" ] && [ -z "$nolint" ]; then
+	"$BT_TOP/bootconfig/lint/lint.sh" --quiet --cached-only --kernel "$BTB_KDIR" "$conf" >&2 ||
+		bt_die "$conf: boottrace lint found errors (above): fix them, or boot anyway with --no-lint"
+fi
 
 # --- initrd -----------------------------------------------------------
 if [ -z "$initrd" ]; then
