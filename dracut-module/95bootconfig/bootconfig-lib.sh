@@ -135,7 +135,28 @@ bcm_build_text()
 		bcm_err "the bootconfig files ($*) are $size bytes together; the kernel takes at most $((BCM_MAX - 2)) (text + NUL + padding < $BCM_MAX): shorten them"
 		return 1
 	fi
+	bcm_lint "$tool" "$out" "$map" || return 1
 	rm -f "$map"
+}
+
+# bcm_lint TOOL CONCAT MAP: run boottrace-lint (beside TOOL, or
+# $BOOTTRACE_LINT) on the config; its errors fail the build, its warnings
+# are printed.  Kernel-independent checks only, unless
+# $BOOTTRACE_LINT_KNOWLEDGE names a knowledge directory.  No lint: a note.
+bcm_lint()
+{
+	local lint=${BOOTTRACE_LINT:-$(dirname "$1")/boottrace-lint} st=0 out kn=()
+
+	if ! [ -x "$lint" ]; then
+		printf 'bootconfig: note: %s not found: config not linted\n' "$lint" >&2
+		return 0
+	fi
+	[ -z "${BOOTTRACE_LINT_KNOWLEDGE:-}" ] || kn=(--knowledge "$BOOTTRACE_LINT_KNOWLEDGE")
+	out=$("$lint" -q "${kn[@]}" "$2" 2>&1) || st=$?
+	[ -z "$out" ] || printf '%s\n' "$out" | bcm_remap "$2" "$3" >&2
+	[ "$st" != 0 ] || return 0
+	bcm_err "boottrace-lint found errors in the bootconfig files (above); fix them and rerun (the image was not written)"
+	return 1
 }
 
 # bcm_early_tree DIR TEXT: install TEXT as the early-cpio member under DIR.
