@@ -264,6 +264,8 @@ static void unknown_event(struct ctx *c, const struct bconf_node *n,
 			if (!nc || strcmp(cand[nc - 1], k->events[i].group))
 				cand[nc++] = k->events[i].group;
 		best = closest(group, cand, NULL, nc);
+		if (!bconf_node_is_value(n) && bconf_node_parent(n))
+			n = bconf_node_parent(n);	/* at the group's word */
 		diag(c, n, LINT_ERROR, "event",
 		     "kernel %s has no event group '%s'%s%s%s",
 		     k->key, group, best ? ": did you mean '" : "",
@@ -541,7 +543,8 @@ static void check_filter_fields(struct ctx *c, const struct bconf_node *v,
 		q = p;
 		while (*q == ' ' || *q == '\t')
 			q++;
-		if (!strchr("=!<>~&", *q) || !*q || (size_t)(p - w) >= sizeof(field))
+		if (!*q || !strchr("=!<>~&", *q) || (q[0] == '&' && q[1] == '&') ||
+		    (size_t)(p - w) >= sizeof(field))
 			continue;
 		memcpy(field, w, (size_t)(p - w));
 		field[p - w] = '\0';
@@ -969,7 +972,9 @@ int bconf_lint(const char *buf, size_t len, const struct lint_knowledge *k,
 			     w);
 	}
 	check_limits(c);
-	qsort(result->diags, result->count, sizeof(result->diags[0]), cmp_diag);
+	if (result->count)
+		qsort(result->diags, result->count, sizeof(result->diags[0]),
+		      cmp_diag);
 	bconf_free((struct bconf *)c->bc);
 	ret = c->oom ? -ENOMEM : 0;
 	free(c);
