@@ -120,8 +120,10 @@ static void diag_at(struct ctx *c, size_t off, const struct bconf_node *n,
 	}
 	if (sev == LINT_ERROR)
 		c->r->errors++;
-	else
+	else if (sev == LINT_WARNING)
 		c->r->warnings++;
+	else
+		c->r->notes++;
 }
 
 /* The offset of a node, at the opening quote of a quoted value. */
@@ -266,6 +268,12 @@ static void unknown_event(struct ctx *c, const struct bconf_node *n,
 		best = closest(group, cand, NULL, nc);
 		if (!bconf_node_is_value(n) && bconf_node_parent(n))
 			n = bconf_node_parent(n);	/* at the group's word */
+		if (strstr(k->series, "Apply-the-settings-of-module-events")) {
+			diag(c, n, LINT_NOTE, "module-event",
+			     "kernel %s has no event group '%s' at boot: it keeps these settings until a module that defines the group is loaded (a misspelt group waits forever)",
+			     k->key, group);
+			return;
+		}
 		diag(c, n, LINT_ERROR, "event",
 		     "kernel %s has no event group '%s'%s%s%s",
 		     k->key, group, best ? ": did you mean '" : "",
@@ -396,7 +404,7 @@ static void check_tracing_on(struct ctx *c, const struct bconf_node *v)
 	if (!*s)
 		return;
 	diag(c, v, LINT_ERROR, "tracing-on",
-	     "tracing_on '%s' is not a number: the kernel fails to parse it and turns tracing off; use 0 or 1",
+	     "tracing_on '%s' is not a number: the kernel fails to parse it ('Failed to set tracing on'); use 0 or 1",
 	     s);
 }
 

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum lint_severity { LINT_WARNING, LINT_ERROR };
+enum lint_severity { LINT_NOTE, LINT_WARNING, LINT_ERROR };
 
 struct lint_diag {
 	enum lint_severity severity;
@@ -33,6 +33,7 @@ struct lint_result {
 	size_t alloc;
 	unsigned int errors;
 	unsigned int warnings;
+	unsigned int notes;	/* information only: no effect on the status */
 	bool parse_failed;	/* diags[0] is the parser's error */
 	const char *skipped;	/* checks not run (no knowledge), or NULL */
 };

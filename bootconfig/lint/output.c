@@ -9,7 +9,7 @@
 
 static const char *sev_name(enum lint_severity s)
 {
-	return s == LINT_ERROR ? "error" : "warning";
+	return s == LINT_ERROR ? "error" : s == LINT_WARNING ? "warning" : "note";
 }
 
 /* The source line @line of @buf and a caret under @col. */

@@ -30,7 +30,8 @@ static const char *lint_str(const char *text, const struct lint_knowledge *k)
 		n += (size_t)snprintf(out + n, sizeof(out) - n, "%s%u:%u:%c:%s",
 				      i ? "|" : "", r.diags[i].line,
 				      r.diags[i].col,
-				      r.diags[i].severity == LINT_ERROR ? 'E' : 'W',
+				      r.diags[i].severity == LINT_ERROR ? 'E' :
+				      r.diags[i].severity == LINT_WARNING ? 'W' : 'N',
 				      r.diags[i].rule);
 	lint_result_free(&r);
 	return out;
@@ -179,7 +180,7 @@ static void test_long(struct unit *u)
 
 	snprintf(text, sizeof(text), "ftrace.event.a.b.filter = \"%0300d\"\n", 1);
 	UNIT_EXPECT_STR(u, lint_str(text, NULL), "1:27:W:long-setting");
-	UNIT_EXPECT_STR(u, lint_str(text, kn_long), "1:14:E:event");
+	UNIT_EXPECT_STR(u, lint_str(text, kn_long), "1:14:N:module-event");
 	snprintf(text, sizeof(text),
 		 "ftrace.event.sched.sched_switch.actions = \"%0300d\"\n", 1);
 	UNIT_EXPECT_STR(u, lint_str(text, kn_nolong), "1:43:E:long-setting");
@@ -207,6 +208,10 @@ static void test_knowledge(struct unit *u)
 	UNIT_EXPECT_STR(u, lint_str("ftrace.event.sched.enable\n", k), "");
 	UNIT_EXPECT_STR(u, lint_str("ftrace.event.schd.sched_switch.enable\n", k),
 			"1:14:E:event");
+	/* With the module-events patch an unknown group may come with a module. */
+	UNIT_EXPECT_STR(u, lint_str("ftrace.event.schd.sched_switch.enable\n"
+				    "ftrace.event.sched.sched_swtch.enable\n", kn_long),
+			"1:14:N:module-event|2:20:E:event");
 	UNIT_EXPECT_STR(u, lint_str("ftrace.events = sched:sched_switch, sched:x, \"sched:*\", irq, irqq\n", k),
 			"1:37:E:event|1:62:E:event");
 	UNIT_EXPECT_STR(u, lint_str("ftrace.event.sched.sched_switch.filter = \"next_pid < 3 && prevpid == 1\"\n", k),
@@ -251,7 +256,7 @@ static void make_kn(const char *dir, bool long_settings)
 	}
 	snprintf(info, sizeof(info),
 		 "key=test-key\ntree=linux-source-6.1\nseries=%s\nlong_settings=%s\n",
-		 long_settings ? "0003-bootconfig-Allow-composing-keys-of-XBC_DEPTH_MAX-words.patch" : "",
+		 long_settings ? "0003-bootconfig-Allow-composing-keys-of-XBC_DEPTH_MAX-words.patch 0011-tracing-boot-Apply-the-settings-of-module-events-when-the-module-is-loaded.patch" : "",
 		 long_settings ? "yes" : "no");
 	write_file(dir, "info", info);
 	write_file(dir, "symbols", "do_one_initcall\nvfs_open\nvfs_read\nvfs_write\n");

@@ -1,0 +1,65 @@
+#!/bin/bash
+# One broken config per lint rule (tests/lint/cases/RULE.bconf): the lint
+# prints exactly the "# expect:" diagnostics (LINE:COL: severity: message
+# [rule]) with the test kernel's knowledge, and exactly the
+# "# expect-nokernel:" ones without it; "# expect-series:" and
+# "# expect-noseries:" lines apply when the kernel has (or lacks) the
+# boottrace series.  The exit status follows: 1 with an error, else 0.
+set -uo pipefail
+. "$(dirname "$0")/tap.sh"
+
+t_lint_setup
+cases=("$BT_TOP"/tests/lint/cases/*.bconf)
+t_plan $((4 * ${#cases[@]} + 5))
+if [ "$T_LONG" = yes ]; then series=expect-series; else series=expect-noseries; fi
+
+# lint_run FILE [ARGS]: GOT = the diagnostics without the file name, LRC.
+lint_run()
+{
+	local f=$1
+	shift
+	LRC=0
+	"$T_LINT" -q "$@" "$f" >"$T_TMP/out" 2>"$T_TMP/err" || LRC=$?
+	GOT=$(sed "s|^$f:||" "$T_TMP/out")
+}
+
+want_rc()
+{
+	if grep -q ': error: ' <<<"$1"; then echo 1; else echo 0; fi
+}
+
+for f in "${cases[@]}"; do
+	rule=$(basename "$f" .bconf)
+	grep -q "\[$rule\]" "$f" || echo "# $rule.bconf names no [$rule] diagnostic"
+	want=$(t_lint_expect "$f" expect "$series")
+	lint_run "$f" --knowledge "$T_KN"
+	t_is "$GOT" "$want" "$rule: diagnostics with kernel $T_KEY"
+	t_is "$LRC" "$(want_rc "$want")" "$rule: exit status with the kernel"
+	want=$(t_lint_expect "$f" expect-nokernel)
+	lint_run "$f"
+	t_is "$GOT" "$want" "$rule: diagnostics without a kernel"
+	t_is "$LRC" "$(want_rc "$want")" "$rule: exit status without a kernel"
+done
+
+# The size limit: a config the kernel may refuse for its size.
+{
+	echo 'kernel.trace_clock = global'
+	head -c 32736 /dev/zero | tr '\0' '#'
+	echo
+} >"$T_TMP/size.bconf"
+lint_run "$T_TMP/size.bconf" --knowledge "$T_KN"
+t_is "$GOT" "2:32735: error: the config is 32765 bytes: with its NUL and padding the kernel may refuse it (keep it to 32762 bytes; the text from here on is too much) [size]" \
+	"size: diagnostic at the first byte over the limit"
+t_is "$LRC" 1 "size: exit status 1"
+
+# --json carries the same findings.
+"$T_LINT" --json --knowledge "$T_KN" "$BT_TOP/tests/lint/cases/tracer.bconf" >"$T_TMP/j" 2>&1
+t_ok "--json: schema, kernel, one error with its place and rule" \
+	grep -q "\"schema\":\"boottrace-lint-1\",\"file\":\"[^\"]*tracer.bconf\",\"kernel\":\"$T_KEY\",\"skipped\":null,\"errors\":1,\"warnings\":0,\"diagnostics\":\[{\"line\":2,\"col\":30,\"severity\":\"error\",\"rule\":\"tracer\",\"key\":\"ftrace.instance.bad.tracer\"" "$T_TMP/j"
+# Without a kernel a note names the skipped checks.
+"$T_LINT" "$BT_TOP/tests/lint/cases/tracer.bconf" >/dev/null 2>"$T_TMP/err"
+t_grep "$T_TMP/err" 'note: skipped checks of events, .*tracers' "without a kernel: a note names the skipped checks"
+# Usage errors exit 2.
+"$T_LINT" >/dev/null 2>&1
+t_is "$?" 2 "no config: exit status 2"
+t_done
