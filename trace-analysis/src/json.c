@@ -7,196 +7,311 @@
 #include "output.h"
 #include "util.h"
 
-static void key(FILE *f, bool *first, const char *k)
+/*
+ * A compact JSON writer: it tracks, per open object or array, whether a
+ * comma is due, so the renderers below only say what they write.
+ */
+#define JW_DEPTH 16
+
+struct jw {
+	FILE *f;
+	int depth;		/* open containers */
+	bool first[JW_DEPTH];	/* nothing written in it yet */
+	bool after_key;		/* the next value follows "key": */
+};
+
+/* The comma before a value or key, unless it is the first or a key's. */
+static void jw_sep(struct jw *w)
 {
-	if (!*first)
-		fputc(',', f);
-	*first = false;
-	json_str(f, k);
-	fputc(':', f);
-}
-
-static void kstr(FILE *f, bool *first, const char *k, const char *v)
-{
-	key(f, first, k);
-	if (v)
-		json_str(f, v);
-	else
-		fputs("null", f);
-}
-
-static void knum(FILE *f, bool *first, const char *k, uint64_t v)
-{
-	key(f, first, k);
-	fprintf(f, "%" PRIu64, v);
-}
-
-static void kbool(FILE *f, bool *first, const char *k, bool v)
-{
-	key(f, first, k);
-	fputs(v ? "true" : "false", f);
-}
-
-static void j_metadata(const struct analysis *a, FILE *f)
-{
-	bool first = true;
-	size_t i;
-
-	fputc('{', f);
-	for (i = 0; i < a->nmeta; i++)
-		kstr(f, &first, a->meta[i].key, a->meta[i].val);
-	fputc('}', f);
-}
-
-static void j_initcall(const struct initcall *ic, bool hist, FILE *f)
-{
-	bool first = true;
-
-	fputc('{', f);
-	kstr(f, &first, "func", ic->func);
-	key(f, &first, "addr");
-	fprintf(f, "\"0x%" PRIx64 "\"", ic->addr);
-	if (hist) {
-		knum(f, &first, "calls", ic->count);
-		knum(f, &first, "latency_us", ic->dur_ns / 1000);
-	} else {
-		kstr(f, &first, "level", ic->level);
-		knum(f, &first, "start_ns", ic->start_ns);
-		knum(f, &first, "duration_ns", ic->dur_ns);
-		key(f, &first, "ret");
-		fprintf(f, "%d", ic->ret);
-		kbool(f, &first, "finished", ic->finished);
-		knum(f, &first, "cpu", (uint64_t)ic->cpu);
-	}
-	fputc('}', f);
-}
-
-static void j_initcalls(const struct analysis *a, FILE *f)
-{
-	size_t i;
-	bool first = true;
-
-	fputc('[', f);
-	for (i = 0; i < a->ninitcalls; i++) {
-		if (i)
-			fputc(',', f);
-		j_initcall(&a->initcalls[i], false, f);
-	}
-	fputs("],\"initcalls_hist\":", f);
-	if (!a->hist_initcalls_src) {
-		fputs("null", f);
+	if (w->after_key) {
+		w->after_key = false;
 		return;
 	}
-	fputc('{', f);
-	kstr(f, &first, "source", a->hist_initcalls_src);
-	key(f, &first, "entries");
-	fputc('[', f);
-	for (i = 0; i < a->nhist_initcalls; i++) {
-		if (i)
-			fputc(',', f);
-		j_initcall(&a->hist_initcalls[i], true, f);
-	}
-	fputs("]}", f);
+	if (w->depth && !w->first[w->depth - 1])
+		fputc(',', w->f);
+	if (w->depth)
+		w->first[w->depth - 1] = false;
 }
 
-static void j_instance(const struct instance *in, FILE *f)
+static void jw_open(struct jw *w, char c)
 {
-	bool first = true, f2;
+	jw_sep(w);
+	fputc(c, w->f);
+	if (w->depth == JW_DEPTH)
+		abort();	/* deeper than any renderer below nests */
+	w->first[w->depth++] = true;
+}
+
+static void jw_close(struct jw *w, char c)
+{
+	w->depth--;
+	fputc(c, w->f);
+}
+
+static void jw_key(struct jw *w, const char *k)
+{
+	jw_sep(w);
+	json_str(w->f, k);
+	fputc(':', w->f);
+	w->after_key = true;
+}
+
+static void jw_str(struct jw *w, const char *v)
+{
+	jw_sep(w);
+	if (v)
+		json_str(w->f, v);
+	else
+		fputs("null", w->f);
+}
+
+static void jw_num(struct jw *w, uint64_t v)
+{
+	jw_sep(w);
+	fprintf(w->f, "%" PRIu64, v);
+}
+
+static void jw_kstr(struct jw *w, const char *k, const char *v)
+{
+	jw_key(w, k);
+	jw_str(w, v);
+}
+
+static void jw_knum(struct jw *w, const char *k, uint64_t v)
+{
+	jw_key(w, k);
+	jw_num(w, v);
+}
+
+static void jw_kint(struct jw *w, const char *k, int v)
+{
+	jw_key(w, k);
+	jw_sep(w);
+	fprintf(w->f, "%d", v);
+}
+
+static void jw_kbool(struct jw *w, const char *k, bool v)
+{
+	jw_key(w, k);
+	jw_sep(w);
+	fputs(v ? "true" : "false", w->f);
+}
+
+/* "key":[ ... ] of strings */
+static void jw_kstrings(struct jw *w, const char *k, char **v, size_t n)
+{
 	size_t i;
 
-	fputc('{', f);
-	kstr(f, &first, "name", inst_label(in));
-	kstr(f, &first, "tracer", in->tracer);
-	kstr(f, &first, "trace_clock", in->clock);
-	kstr(f, &first, "buffer_size_kb", in->buffer_size_kb);
-	kbool(f, &first, "in_trace", in->in_trace);
-	knum(f, &first, "records", in->nrecords);
-	knum(f, &first, "first_ts_ns", in->first_ts);
-	knum(f, &first, "last_ts_ns", in->last_ts);
-	knum(f, &first, "missed_records", in->missed_records);
-	knum(f, &first, "missed_events", in->missed_events);
-	kbool(f, &first, "missed_unknown", in->missed_unknown);
-	key(f, &first, "cpus");
-	fputc('[', f);
+	jw_key(w, k);
+	jw_open(w, '[');
+	for (i = 0; i < n; i++)
+		jw_str(w, v[i]);
+	jw_close(w, ']');
+}
+
+static void j_metadata(const struct analysis *a, struct jw *w)
+{
+	size_t i;
+
+	jw_key(w, "metadata");
+	jw_open(w, '{');
+	for (i = 0; i < a->nmeta; i++)
+		jw_kstr(w, a->meta[i].key, a->meta[i].val);
+	jw_close(w, '}');
+}
+
+static void j_trace(const struct analysis *a, struct jw *w)
+{
+	jw_key(w, "trace");
+	jw_open(w, '{');
+	jw_kbool(w, "ok", a->trace_ok);
+	jw_kstr(w, "error", a->trace_error);
+	jw_knum(w, "records", a->total_records);
+	jw_knum(w, "first_ts_ns", a->first_ts);
+	jw_knum(w, "last_ts_ns", a->last_ts);
+	jw_close(w, '}');
+}
+
+static void j_initcall(const struct initcall *ic, bool hist, struct jw *w)
+{
+	char addr[32];
+
+	snprintf(addr, sizeof(addr), "0x%" PRIx64, ic->addr);
+	jw_open(w, '{');
+	jw_kstr(w, "func", ic->func);
+	jw_kstr(w, "addr", addr);
+	if (hist) {
+		jw_knum(w, "calls", ic->count);
+		jw_knum(w, "latency_us", ic->dur_ns / 1000);
+	} else {
+		jw_kstr(w, "level", ic->level);
+		jw_knum(w, "start_ns", ic->start_ns);
+		jw_knum(w, "duration_ns", ic->dur_ns);
+		jw_kint(w, "ret", ic->ret);
+		jw_kbool(w, "finished", ic->finished);
+		jw_knum(w, "cpu", (uint64_t)ic->cpu);
+	}
+	jw_close(w, '}');
+}
+
+static void j_initcalls(const struct analysis *a, struct jw *w)
+{
+	size_t i;
+
+	jw_key(w, "initcalls");
+	jw_open(w, '[');
+	for (i = 0; i < a->ninitcalls; i++)
+		j_initcall(&a->initcalls[i], false, w);
+	jw_close(w, ']');
+	jw_key(w, "initcalls_hist");
+	if (!a->hist_initcalls_src) {
+		jw_str(w, NULL);
+		return;
+	}
+	jw_open(w, '{');
+	jw_kstr(w, "source", a->hist_initcalls_src);
+	jw_key(w, "entries");
+	jw_open(w, '[');
+	for (i = 0; i < a->nhist_initcalls; i++)
+		j_initcall(&a->hist_initcalls[i], true, w);
+	jw_close(w, ']');
+	jw_close(w, '}');
+}
+
+static void j_cpus(const struct instance *in, struct jw *w)
+{
+	size_t i;
+
+	jw_key(w, "cpus");
+	jw_open(w, '[');
 	for (i = 0; i < in->ncpus; i++) {
 		const struct cpu_stat *c = &in->cpus[i];
 
-		f2 = true;
-		fputs(i ? ",{" : "{", f);
-		knum(f, &f2, "cpu", (uint64_t)c->cpu);
-		knum(f, &f2, "entries", c->entries);
-		knum(f, &f2, "overrun", c->overrun);
-		knum(f, &f2, "commit_overrun", c->commit_overrun);
-		knum(f, &f2, "bytes", c->bytes);
-		knum(f, &f2, "dropped", c->dropped);
-		knum(f, &f2, "read", c->read);
-		fputc('}', f);
+		jw_open(w, '{');
+		jw_knum(w, "cpu", (uint64_t)c->cpu);
+		jw_knum(w, "entries", c->entries);
+		jw_knum(w, "overrun", c->overrun);
+		jw_knum(w, "commit_overrun", c->commit_overrun);
+		jw_knum(w, "bytes", c->bytes);
+		jw_knum(w, "dropped", c->dropped);
+		jw_knum(w, "read", c->read);
+		jw_close(w, '}');
 	}
-	fputs("],\"events\":[", f);
-	f2 = true;
+	jw_close(w, ']');
+}
+
+static void j_instance(const struct instance *in, struct jw *w)
+{
+	size_t i;
+
+	jw_open(w, '{');
+	jw_kstr(w, "name", inst_label(in));
+	jw_kstr(w, "tracer", in->tracer);
+	jw_kstr(w, "trace_clock", in->clock);
+	jw_kstr(w, "buffer_size_kb", in->buffer_size_kb);
+	jw_kbool(w, "in_trace", in->in_trace);
+	jw_knum(w, "records", in->nrecords);
+	jw_knum(w, "first_ts_ns", in->first_ts);
+	jw_knum(w, "last_ts_ns", in->last_ts);
+	jw_knum(w, "missed_records", in->missed_records);
+	jw_knum(w, "missed_events", in->missed_events);
+	jw_kbool(w, "missed_unknown", in->missed_unknown);
+	j_cpus(in, w);
+	jw_key(w, "events");
+	jw_open(w, '[');
 	for (i = 0; i < in->ncounts; i++) {
 		const struct ev_count *ec = &in->counts[i];
-		bool f3 = true;
 
 		if (!ec->name)
 			continue;
-		fputs(f2 ? "{" : ",{", f);
-		f2 = false;
-		kstr(f, &f3, "system", ec->system);
-		kstr(f, &f3, "event", ec->name);
-		knum(f, &f3, "count", ec->count);
-		knum(f, &f3, "first_ts_ns", ec->first_ts);
-		knum(f, &f3, "last_ts_ns", ec->last_ts);
-		fputc('}', f);
+		jw_open(w, '{');
+		jw_kstr(w, "system", ec->system);
+		jw_kstr(w, "event", ec->name);
+		jw_knum(w, "count", ec->count);
+		jw_knum(w, "first_ts_ns", ec->first_ts);
+		jw_knum(w, "last_ts_ns", ec->last_ts);
+		jw_close(w, '}');
 	}
-	fputs("]}", f);
+	jw_close(w, ']');
+	jw_close(w, '}');
 }
 
-static void j_entry(const struct hist_entry *e, FILE *f)
+static void j_instances(const struct analysis *a, struct jw *w)
 {
-	bool first = true, f2 = true;
 	size_t i;
 
-	fputc('{', f);
-	key(f, &first, "keys");
-	fputc('{', f);
-	for (i = 0; i < e->nkeys; i++) {
-		const struct hist_key *k = &e->keys[i];
-
-		key(f, &f2, k->name);
-		if (k->kind == HK_NUMBER || k->kind == HK_HEX) {
-			fprintf(f, "%" PRIu64, k->num);
-		} else {
-			bool f3 = true;
-
-			fputc('{', f);
-			kstr(f, &f3, "kind", hist_key_kind_name(k->kind));
-			kstr(f, &f3, "text", k->text);
-			knum(f, &f3, "num", k->num);
-			if (k->kind == HK_BUCKET)
-				knum(f, &f3, "num2", k->num2);
-			fputc('}', f);
-		}
-	}
-	fputc('}', f);
-	knum(f, &first, "hitcount", e->hitcount);
-	key(f, &first, "values");
-	fputc('{', f);
-	f2 = true;
-	for (i = 0; i < e->nvals; i++)
-		knum(f, &f2, e->vals[i].name, e->vals[i].num);
-	fputc('}', f);
-	if (e->extra)
-		kstr(f, &first, "handler", e->extra);
-	fputc('}', f);
+	jw_key(w, "instances");
+	jw_open(w, '[');
+	for (i = 0; i < a->ninst; i++)
+		j_instance(&a->inst[i], w);
+	jw_close(w, ']');
 }
 
-static void j_hists(const struct analysis *a, FILE *f)
+static void j_hist_key(const struct hist_key *k, struct jw *w)
 {
-	size_t i, j, k, r;
-	bool any = false;
+	jw_key(w, k->name);
+	if (k->kind == HK_NUMBER || k->kind == HK_HEX) {
+		jw_num(w, k->num);
+		return;
+	}
+	jw_open(w, '{');
+	jw_kstr(w, "kind", hist_key_kind_name(k->kind));
+	jw_kstr(w, "text", k->text);
+	jw_knum(w, "num", k->num);
+	if (k->kind == HK_BUCKET)
+		jw_knum(w, "num2", k->num2);
+	jw_close(w, '}');
+}
 
-	fputc('[', f);
+static void j_entry(const struct hist_entry *e, struct jw *w)
+{
+	size_t i;
+
+	jw_open(w, '{');
+	jw_key(w, "keys");
+	jw_open(w, '{');
+	for (i = 0; i < e->nkeys; i++)
+		j_hist_key(&e->keys[i], w);
+	jw_close(w, '}');
+	jw_knum(w, "hitcount", e->hitcount);
+	jw_key(w, "values");
+	jw_open(w, '{');
+	for (i = 0; i < e->nvals; i++)
+		jw_knum(w, e->vals[i].name, e->vals[i].num);
+	jw_close(w, '}');
+	if (e->extra)
+		jw_kstr(w, "handler", e->extra);
+	jw_close(w, '}');
+}
+
+static void j_hist(const struct instance *in, const char *name,
+		   const struct hist *h, struct jw *w)
+{
+	size_t r;
+
+	jw_open(w, '{');
+	jw_kstr(w, "instance", inst_label(in));
+	jw_kstr(w, "event", name);
+	jw_kstr(w, "trigger", h->trigger);
+	jw_kstr(w, "name", h->name);
+	jw_kbool(w, "paused", h->paused);
+	jw_knum(w, "hits", h->hits);
+	jw_knum(w, "entries", h->total_entries);
+	jw_knum(w, "dropped", h->dropped);
+	jw_key(w, "rows");
+	jw_open(w, '[');
+	for (r = 0; r < h->nentries; r++)
+		j_entry(&h->entries[r], w);
+	jw_close(w, ']');
+	jw_close(w, '}');
+}
+
+static void j_hists(const struct analysis *a, struct jw *w)
+{
+	size_t i, j, k;
+
+	jw_key(w, "histograms");
+	jw_open(w, '[');
 	for (i = 0; i < a->ninst; i++) {
 		const struct instance *in = &a->inst[i];
 
@@ -205,162 +320,111 @@ static void j_hists(const struct analysis *a, FILE *f)
 			char *name = xasprintf("%s:%s", ev->system, ev->name);
 
 			if (ev->hist_error) {
-				bool first = true;
-
-				fputs(any ? ",{" : "{", f);
-				any = true;
-				kstr(f, &first, "instance", inst_label(in));
-				kstr(f, &first, "event", name);
-				kstr(f, &first, "error", ev->hist_error);
-				fputc('}', f);
+				jw_open(w, '{');
+				jw_kstr(w, "instance", inst_label(in));
+				jw_kstr(w, "event", name);
+				jw_kstr(w, "error", ev->hist_error);
+				jw_close(w, '}');
 			}
-			for (k = 0; k < ev->hist.n; k++) {
-				const struct hist *h = &ev->hist.hists[k];
-				bool first = true;
-
-				fputs(any ? ",{" : "{", f);
-				any = true;
-				kstr(f, &first, "instance", inst_label(in));
-				kstr(f, &first, "event", name);
-				kstr(f, &first, "trigger", h->trigger);
-				kstr(f, &first, "name", h->name);
-				kbool(f, &first, "paused", h->paused);
-				knum(f, &first, "hits", h->hits);
-				knum(f, &first, "entries", h->total_entries);
-				knum(f, &first, "dropped", h->dropped);
-				key(f, &first, "rows");
-				fputc('[', f);
-				for (r = 0; r < h->nentries; r++) {
-					if (r)
-						fputc(',', f);
-					j_entry(&h->entries[r], f);
-				}
-				fputs("]}", f);
-			}
+			for (k = 0; k < ev->hist.n; k++)
+				j_hist(in, name, &ev->hist.hists[k], w);
 			free(name);
 		}
 	}
-	fputc(']', f);
+	jw_close(w, ']');
 }
 
-static void j_settings(const struct analysis *a, FILE *f)
+static void j_kprobes(const struct analysis *a, struct jw *w)
+{
+	size_t i;
+
+	jw_key(w, "kprobes");
+	jw_open(w, '[');
+	for (i = 0; i < a->nkprobes; i++) {
+		const struct kprobe *k = &a->kprobes[i];
+
+		jw_open(w, '{');
+		jw_kstr(w, "name", k->name);
+		jw_kstr(w, "definition", k->def);
+		jw_knum(w, "hits", k->hits);
+		jw_knum(w, "misses", k->misses);
+		jw_kbool(w, "have_profile", k->have_profile);
+		jw_knum(w, "traced", k->traced);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+}
+
+static void j_settings(const struct analysis *a, struct jw *w)
 {
 	size_t i, n[3] = { 0 };
 	static const char *const st[] = { "applied", "failed", "unchecked" };
 
-	fputc('[', f);
+	jw_key(w, "settings");
+	jw_open(w, '[');
 	for (i = 0; i < a->nsettings; i++) {
 		const struct setting *s = &a->settings[i];
-		bool first = true;
 
-		fputs(i ? ",{" : "{", f);
-		kstr(f, &first, "key", s->key);
-		kstr(f, &first, "value", s->value);
-		kstr(f, &first, "instance", *s->instance ? s->instance : "top");
-		kstr(f, &first, "status", st[s->status]);
-		kstr(f, &first, "detail", s->detail);
-		fputc('}', f);
+		jw_open(w, '{');
+		jw_kstr(w, "key", s->key);
+		jw_kstr(w, "value", s->value);
+		jw_kstr(w, "instance", *s->instance ? s->instance : "top");
+		jw_kstr(w, "status", st[s->status]);
+		jw_kstr(w, "detail", s->detail);
+		jw_close(w, '}');
 		n[s->status]++;
 	}
-	fprintf(f, "],\"settings_summary\":{\"applied\":%zu,\"failed\":%zu,"
-		"\"unchecked\":%zu,\"other_errors\":%zu,\"all_applied\":%s}",
-		n[0], n[1], n[2], a->nunattributed,
-		!n[1] && !a->nunattributed && a->bconf_loaded ?
-		"true" : "false");
+	jw_close(w, ']');
+	jw_key(w, "settings_summary");
+	jw_open(w, '{');
+	jw_knum(w, "applied", n[0]);
+	jw_knum(w, "failed", n[1]);
+	jw_knum(w, "unchecked", n[2]);
+	jw_knum(w, "other_errors", a->nunattributed);
+	jw_kbool(w, "all_applied", !n[1] && !a->nunattributed &&
+		 a->bconf_loaded);
+	jw_close(w, '}');
 }
 
-static void j_strings(char **v, size_t n, FILE *f)
+static void j_losses(const struct analysis *a, struct jw *w)
 {
 	size_t i;
 
-	fputc('[', f);
-	for (i = 0; i < n; i++) {
-		if (i)
-			fputc(',', f);
-		json_str(f, v[i]);
-	}
-	fputc(']', f);
-}
-
-static void j_losses(const struct analysis *a, FILE *f)
-{
-	size_t i;
-
-	fputc('[', f);
+	jw_key(w, "data_loss");
+	jw_open(w, '[');
 	for (i = 0; i < a->nlosses; i++) {
 		const struct loss *l = &a->losses[i];
-		bool first = true;
 
-		fputs(i ? ",{" : "{", f);
-		kstr(f, &first, "kind", loss_kind_name(l->kind));
-		kstr(f, &first, "instance", l->instance);
-		kstr(f, &first, "what", l->what);
-		knum(f, &first, "count", l->count);
-		kstr(f, &first, "detail", l->detail);
-		fputc('}', f);
+		jw_open(w, '{');
+		jw_kstr(w, "kind", loss_kind_name(l->kind));
+		jw_kstr(w, "instance", l->instance);
+		jw_kstr(w, "what", l->what);
+		jw_knum(w, "count", l->count);
+		jw_kstr(w, "detail", l->detail);
+		jw_close(w, '}');
 	}
-	fputc(']', f);
+	jw_close(w, ']');
 }
 
 void report_json(const struct analysis *a, FILE *f)
 {
-	bool first = true;
-	size_t i;
+	struct jw w = { .f = f };
 
-	fputc('{', f);
-	kstr(f, &first, "schema", "boottrace-report-1");
-	kstr(f, &first, "bundle", a->path);
-	key(f, &first, "metadata");
-	j_metadata(a, f);
-	key(f, &first, "trace");
-	{
-		bool f2 = true;
-
-		fputc('{', f);
-		kbool(f, &f2, "ok", a->trace_ok);
-		kstr(f, &f2, "error", a->trace_error);
-		knum(f, &f2, "records", a->total_records);
-		knum(f, &f2, "first_ts_ns", a->first_ts);
-		knum(f, &f2, "last_ts_ns", a->last_ts);
-		fputc('}', f);
-	}
-	key(f, &first, "instances");
-	fputc('[', f);
-	for (i = 0; i < a->ninst; i++) {
-		if (i)
-			fputc(',', f);
-		j_instance(&a->inst[i], f);
-	}
-	fputc(']', f);
-	key(f, &first, "initcalls");
-	j_initcalls(a, f);
-	key(f, &first, "kprobes");
-	fputc('[', f);
-	for (i = 0; i < a->nkprobes; i++) {
-		const struct kprobe *k = &a->kprobes[i];
-		bool f2 = true;
-
-		fputs(i ? ",{" : "{", f);
-		kstr(f, &f2, "name", k->name);
-		kstr(f, &f2, "definition", k->def);
-		knum(f, &f2, "hits", k->hits);
-		knum(f, &f2, "misses", k->misses);
-		kbool(f, &f2, "have_profile", k->have_profile);
-		knum(f, &f2, "traced", k->traced);
-		fputc('}', f);
-	}
-	fputc(']', f);
-	key(f, &first, "histograms");
-	j_hists(a, f);
-	key(f, &first, "settings");
-	j_settings(a, f);
-	key(f, &first, "boot_errors");
-	j_strings(a->boot_errors, a->nboot_errors, f);
-	key(f, &first, "unattributed_errors");
-	j_strings(a->unattributed, a->nunattributed, f);
-	key(f, &first, "data_loss");
-	j_losses(a, f);
-	key(f, &first, "problems");
-	j_strings(a->problems, a->nproblems, f);
-	fputs("}\n", f);
+	jw_open(&w, '{');
+	jw_kstr(&w, "schema", "boottrace-report-1");
+	jw_kstr(&w, "bundle", a->path);
+	j_metadata(a, &w);
+	j_trace(a, &w);
+	j_instances(a, &w);
+	j_initcalls(a, &w);
+	j_kprobes(a, &w);
+	j_hists(a, &w);
+	j_settings(a, &w);
+	jw_kstrings(&w, "boot_errors", a->boot_errors, a->nboot_errors);
+	jw_kstrings(&w, "unattributed_errors", a->unattributed,
+		    a->nunattributed);
+	j_losses(a, &w);
+	jw_kstrings(&w, "problems", a->problems, a->nproblems);
+	jw_close(&w, '}');
+	fputc('\n', f);
 }

@@ -71,6 +71,34 @@ if jq -e '[.traceEvents[] | select(.ph == "X" and .name == "acpi_init" and .dur 
 if jq -e '[.traceEvents[] | select(.ph == "i" and .name == "kprobes:getname")] | length == 7480' \
 	"$tmp/ic.json" >/dev/null; then ok "perfetto kprobe instants"; else bad "perfetto kprobe instants"; fi
 
+# --- the JSON report is stable: byte for byte the recorded documents
+# (fixtures/json, written before src/json.c was factored; regenerate them
+# only for a schema addition, and review the diff)
+for b in initcalls failures default; do
+	rc=0
+	(cd "$fx" && "$bin" report "$b" --json) >"$tmp/$b.json" 2>/dev/null || rc=$?
+	if [ "$rc" -lt 2 ] && cmp -s "$tmp/$b.json" "$here/fixtures/json/$b.json"; then
+		ok "json of $b byte-identical"
+	else
+		bad "json of $b differs from fixtures/json/$b.json (exit $rc)"
+		diff <(jq -S . "$here/fixtures/json/$b.json") <(jq -S . "$tmp/$b.json") | head -10 | sed 's/^/    /'
+	fi
+done
+
+# --- the JSON report is stable: byte for byte the recorded documents
+# (fixtures/json, written before src/json.c was factored; regenerate them
+# only for a schema addition, and review the diff)
+for b in initcalls failures default; do
+	rc=0
+	(cd "$fx" && "$bin" report "$b" --json) >"$tmp/$b.json" 2>/dev/null || rc=$?
+	if [ "$rc" -lt 2 ] && cmp -s "$tmp/$b.json" "$here/fixtures/json/$b.json"; then
+		ok "json of $b byte-identical"
+	else
+		bad "json of $b differs from fixtures/json/$b.json (exit $rc)"
+		diff <(jq -S . "$here/fixtures/json/$b.json") <(jq -S . "$tmp/$b.json") | head -10 | sed 's/^/    /' || true
+	fi
+done
+
 # --- deliberate failures: each reported by key, exit 1
 run "report failures" 1 "$bin" report "$fx/failures"
 has "unknown event" 'FAILED +ftrace.event.nosuchgroup.nosuchevent.enable'
