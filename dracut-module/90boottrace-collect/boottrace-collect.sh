@@ -167,6 +167,48 @@ dump_system()
 	} >"$OUT/guest-info"
 }
 
+# load_modules: boottrace.insmod=PATH[,PATH...] (.ko files in the
+# initramfs) loads the modules before anything is dumped, so that the
+# events they define (and the boot-time settings kept for them) are in the
+# bundle; boottrace.reload=N unloads and loads them again N times.  The
+# boot_status before the first load goes to modules/boot_status.before.
+load_modules()
+{
+	local list reloads p name n=0 paths=()
+
+	list=$(cmdline_arg boottrace.insmod) || return 0
+	reloads=$(cmdline_arg boottrace.reload) || reloads=0
+	case "$reloads" in
+	"" | *[!0-9]*) fail "bad boottrace.reload=$reloads, not reloading"; reloads=0 ;;
+	esac
+	IFS=, read -r -a paths <<<"$list"
+	mkdir -p "$OUT/modules" || { fail "cannot create $OUT/modules"; return; }
+	copy "$TRACEFS/boot_status" "$OUT/modules/boot_status.before"
+	while :; do
+		for p in "${paths[@]}"; do
+			if insmod "$p" >>"$OUT/modules/insmod.log" 2>&1; then
+				say "loaded $p"
+			else
+				fail "insmod $p failed (see modules/insmod.log)"
+			fi
+		done
+		[ "$n" -lt "$reloads" ] || break
+		n=$((n + 1))
+		sleep 1
+		for p in "${paths[@]}"; do
+			name=${p##*/}
+			name=${name%.ko}
+			if rmmod "${name//-/_}" >>"$OUT/modules/insmod.log" 2>&1; then
+				say "unloaded $name ($n of $reloads)"
+			else
+				fail "rmmod $name failed (see modules/insmod.log)"
+			fi
+		done
+	done
+	# Give the modules' events a moment to fire.
+	sleep 2
+}
+
 extract()
 {
 	if ! [ -e "$TRACEFS/trace" ]; then
@@ -226,6 +268,7 @@ main()
 		mount -t tracefs nodev "$TRACEFS" 2>/dev/null ||
 			fail "cannot mount tracefs"
 	fi
+	load_modules
 	stop_tracing
 	say "tracing stopped"
 	dump_state

@@ -27,6 +27,9 @@ install()
 	inst_multiple trace-cmd tar grep dmesg uname date sync mount head \
 		cat mkdir rm ls sleep tr wc cut sort stat
 	inst_multiple -o systemctl poweroff
+	# boottrace.insmod=: modules with trace events (the .ko files are
+	# added to the initramfs by whoever boots it)
+	inst_multiple -o insmod rmmod
 	inst_script "$moddir/boottrace-collect.sh" /usr/bin/boottrace-collect
 	inst_hook pre-trigger 50 "$moddir/boottrace-collect-hook.sh"
 }
