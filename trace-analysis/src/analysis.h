@@ -96,7 +96,15 @@ struct kprobe {
 	uint64_t traced;	/* records in trace.dat (all instances) */
 };
 
-enum set_status { SET_APPLIED, SET_FAILED, SET_UNCHECKED };
+/*
+ * SET_PENDING: the kernel keeps the setting for a module not loaded yet
+ * (a "pending" line in tracefs/boot_status); SET_NOT_REPORTED: boot_status
+ * exists but has no line for a setting trace_boot handles.
+ */
+enum set_status {
+	SET_APPLIED, SET_FAILED, SET_UNCHECKED, SET_PENDING, SET_NOT_REPORTED,
+	SET_NSTATUS
+};
 
 struct setting {
 	char *key;		/* full bootconfig key */
@@ -105,6 +113,12 @@ struct setting {
 	enum set_status status;
 	char *detail;		/* what was seen, or why it failed */
 	bool dmesg_failed;
+	/*
+	 * The kernel's word for it in tracefs/boot_status ("applied",
+	 * "failed", "pending", ... or "none": no line); NULL without the
+	 * file or for keys trace_boot does not report.
+	 */
+	char *boot_status;
 };
 
 enum loss_kind {
@@ -140,6 +154,7 @@ struct analysis {
 	struct setting *settings;
 	size_t nsettings;
 	bool bconf_loaded;		/* proc/bootconfig present and parsed */
+	bool have_boot_status;		/* tracefs/boot_status in the bundle */
 	char **boot_errors;		/* trace_boot: lines in dmesg */
 	size_t nboot_errors;
 	char **unattributed;		/* errors no setting claims */
@@ -167,6 +182,9 @@ const struct instance *analysis_instance(const struct analysis *a,
 const char *inst_label(const struct instance *in);
 const char *loss_kind_name(enum loss_kind k);
 size_t analysis_failed_settings(const struct analysis *a);
+size_t analysis_count_settings(const struct analysis *a, enum set_status st);
+/* "applied", "failed", "unchecked", "pending", "not_reported" */
+const char *set_status_name(enum set_status st);
 
 /* Steps of analysis_load(), in separate files. */
 void bundle_read_tracefs(struct analysis *a);		/* bundle.c */

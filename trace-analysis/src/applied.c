@@ -13,6 +13,7 @@
 #include <bootconfig.h>
 
 #include "analysis.h"
+#include "boot_status.h"
 #include "util.h"
 
 struct req {
@@ -616,6 +617,44 @@ static bool kind_is(const struct req *r, const char *kind)
 		!strcmp(r->rest + n - k, kind));
 }
 
+/* The key of @key's parent, malloc'ed ("" for a one-word key). */
+static char *parent_key(const char *key)
+{
+	const char *dot = strrchr(key, '.');
+
+	return dot ? xstrndup(key, (size_t)(dot - key)) : xstrdup("");
+}
+
+/*
+ * Whether a boot_status line or trace_boot error_log entry about @key
+ * concerns the request: its own key; for synthetic fields, the event's key
+ * (the kernel reports the whole definition there); and a failure without a
+ * value on an ancestor key (an event that does not exist, an instance that
+ * could not be created), except a histogram's, whose numbered siblings
+ * are separate settings.
+ */
+static bool key_concerns(const struct req *r, const char *key,
+			 bool has_value, bool applied)
+{
+	size_t n = strlen(key);
+	char *parent;
+	bool ok;
+
+	if (!strcmp(key, r->s->key))
+		return true;
+	if (kind_is(r, "fields")) {
+		parent = parent_key(r->s->key);
+		ok = !strcmp(parent, key);
+		free(parent);
+		if (ok)
+			return true;
+	}
+	if (applied || has_value || strncmp(r->s->key, key, n) ||
+	    r->s->key[n] != '.')
+		return false;
+	return !(n >= 5 && !strcmp(key + n - 5, ".hist"));
+}
+
 static bool value_is(const struct req *r, const char *p)
 {
 	size_t i;
@@ -705,8 +744,18 @@ static bool rule_matches(const struct rule *ru, const struct req *r,
 
 static void mark_failed(struct req *r, const char *why)
 {
-	char *d = r->s->status == SET_FAILED && r->s->detail ?
-		  xasprintf("%s; %s", why, r->s->detail) : xstrdup(why);
+	char *d;
+
+	/* the same message twice (top and instance both log it): once */
+	if (r->s->status == SET_FAILED && r->s->detail &&
+	    strstr(r->s->detail, why))
+		return;
+	if (r->s->status != SET_FAILED || !r->s->detail)
+		d = xstrdup(why);
+	else if (r->s->boot_status)	/* after the kernel's word */
+		d = xasprintf("%s; %s", r->s->detail, why);
+	else
+		d = xasprintf("%s; %s", why, r->s->detail);
 
 	free(r->s->detail);
 	r->s->detail = d;
@@ -721,13 +770,28 @@ static void add_unattributed(struct analysis *a, const char *msg)
 	a->unattributed[a->nunattributed++] = xstrdup(msg);
 }
 
-/* Attribute one message; prefer requests whose state check failed. */
+/*
+ * Attribute one message; prefer requests whose state check failed.  With
+ * tracefs/boot_status the kernel has said what failed: a message only
+ * explains a failed setting, and one that matches none is an error of its
+ * own.
+ */
 static bool attribute(struct actx *c, const char *msg, const char *why,
 		      bool (*match)(const struct req *, const void *),
 		      const void *arg)
 {
 	size_t i, n = 0, bad = 0;
 
+	if (c->a->have_boot_status) {
+		for (i = 0; i < c->n; i++) {
+			if (c->reqs[i].s->status == SET_FAILED &&
+			    match(&c->reqs[i], arg)) {
+				mark_failed(&c->reqs[i], why);
+				n++;
+			}
+		}
+		return n > 0;
+	}
 	for (i = 0; i < c->n; i++) {
 		if (!match(&c->reqs[i], arg))
 			continue;
@@ -789,13 +853,39 @@ struct log_arg {
 	const char *cmd;
 };
 
+/* "p:[GROUP/]EVENT ..." (kprobe_events syntax) names the request's event */
+static bool probe_cmd_is(const struct req *r, const char *cmd)
+{
+	char g[128], e[128];
+	const char *name = cmd + 2;
+	size_t n;
+
+	if (!kind_is(r, "probes") || !req_event(r, g, e, sizeof(g)) ||
+	    (strncmp(cmd, "p:", 2) && strncmp(cmd, "r:", 2)))
+		return false;
+	n = strcspn(name, " ");
+	if (memchr(name, '/', n)) {
+		n -= (size_t)((const char *)memchr(name, '/', n) + 1 - name);
+		name = strchr(name, '/') + 1;
+	}
+	return strlen(e) == n && !strncmp(name, e, n);
+}
+
 static bool match_log(const struct req *r, const void *arg)
 {
 	const struct log_arg *la = arg;
+	char *key;
+	bool by_key;
 	size_t i;
 
 	if (la->inst && strcmp(r->s->instance, la->inst))
 		return false;
+	/* trace_boot (series patch 0006): "KEY" or "KEY = \"VALUE\"" */
+	key = xstrndup(la->cmd, strcspn(la->cmd, " "));
+	by_key = key_concerns(r, key, strchr(la->cmd, ' '), false);
+	free(key);
+	if (by_key || probe_cmd_is(r, la->cmd))
+		return true;
 	for (i = 0; i < r->nvals; i++) {
 		char *k1, *k2;
 		bool ok;
@@ -865,6 +955,196 @@ static void attribute_error_log(struct actx *c, const struct instance *in)
 	free(copy);
 }
 
+/* --- tracefs/boot_status (kernels with series patch 0010) ------------- */
+
+/* Settings trace_boot writes a boot_status line for. */
+static bool status_covers(const struct req *r)
+{
+	static const char *const plain[] = {
+		"options", "tracing_on", "trace_clock", "buffer_size",
+		"cpumask", "events", "tracer", "alloc_snapshot",
+		"ftrace.filters", "ftrace.notraces",
+	};
+	/* trace_boot skips these when the value is empty */
+	static const char *const need_value[] = {
+		"tracing_on", "trace_clock", "buffer_size", "cpumask", "tracer",
+		"filter",
+	};
+	char *copy, *w[20];
+	size_t i, nw;
+	bool ok = false;
+
+	if (strncmp(r->s->key, "ftrace.", 7))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(need_value); i++)
+		if (kind_is(r, need_value[i]) && r->nvals == 1 &&
+		    !*r->vals[0])
+			return false;
+	for (i = 0; i < ARRAY_SIZE(plain); i++)
+		if (!strcmp(r->rest, plain[i]))
+			return true;
+	copy = xstrdup(r->rest);
+	nw = split_words(copy, w, ARRAY_SIZE(w));
+	if (nw == 4 && !strcmp(w[0], "event"))
+		ok = !strcmp(w[3], "enable") || !strcmp(w[3], "filter") ||
+		     !strcmp(w[3], "actions") || !strcmp(w[3], "hist") ||
+		     (!strcmp(w[3], "probes") && !strcmp(w[1], "kprobes")) ||
+		     (!strcmp(w[3], "fields") && !strcmp(w[1], "synthetic"));
+	free(copy);
+	return ok;
+}
+
+/* Whether line @l is about value @i of the request. */
+static bool line_value_is(const struct req *r, const struct bs_line *l,
+			  size_t i)
+{
+	if (strcmp(l->key, r->s->key) || kind_is(r, "hist"))
+		return true;	/* whole event, instance or histogram */
+	if (!l->value)
+		return !*r->vals[i];
+	return !strcmp(l->value, r->vals[i]);
+}
+
+/* Ranks: the worst line of a setting decides its status. */
+static int word_rank(const char *word)
+{
+	if (!word)
+		return 2;		/* no line: not reported */
+	if (!strcmp(word, "applied"))
+		return 1;
+	if (!strcmp(word, "failed"))
+		return 5;
+	if (!strcmp(word, "pending"))
+		return 4;
+	return 3;			/* a word this tool does not know */
+}
+
+/* A failed line next to the setting (its event's probe), or NULL. */
+static const struct bs_line *failed_sibling(const struct bs_file *bs,
+					    const struct req *r)
+{
+	char *parent = parent_key(r->s->key);
+	size_t i, n = strlen(parent);
+	const struct bs_line *found = NULL;
+
+	for (i = 0; i < bs->n && !found; i++) {
+		const struct bs_line *l = &bs->lines[i];
+
+		if (l->key && !strcmp(l->word, "failed") &&
+		    !strncmp(l->key, parent, n) && l->key[n] == '.')
+			found = l;
+	}
+	free(parent);
+	return found;
+}
+
+/* The last line about value @i (later lines supersede earlier ones). */
+static struct bs_line *value_line(struct bs_file *bs, const struct req *r,
+				  size_t i)
+{
+	struct bs_line *last = NULL, *any_own = NULL;
+	size_t j;
+
+	for (j = 0; j < bs->n; j++) {
+		struct bs_line *l = &bs->lines[j];
+
+		if (!l->key || !key_concerns(r, l->key, l->value,
+					     !strcmp(l->word, "applied")))
+			continue;
+		l->claimed = true;
+		if (line_value_is(r, l, i))
+			last = l;
+		else if (!strcmp(l->key, r->s->key))
+			any_own = l;
+	}
+	/* one value that the kernel printed differently: its own line */
+	return last ? last : r->nvals == 1 ? any_own : NULL;
+}
+
+static void bs_detail(struct sbuf *b, const struct bs_line *l)
+{
+	if (b->len)
+		sbuf_puts(b, "; ");
+	sbuf_printf(b, "boot_status: %s", l->text);
+}
+
+/* Status of one request from boot_status, cross-checked with tracefs. */
+static void bs_judge(struct bs_file *bs, struct req *r)
+{
+	const struct bs_line *worst = NULL, *l, *sib;
+	char *state = r->s->detail ? r->s->detail : xstrdup("");
+	enum set_status st = r->s->status;
+	struct sbuf b = { 0 };
+	int rank = 0;
+	size_t i;
+
+	for (i = 0; i < r->nvals; i++) {
+		l = value_line(bs, r, i);
+		if (word_rank(l ? l->word : NULL) > rank) {
+			rank = word_rank(l ? l->word : NULL);
+			worst = l;
+		}
+		if (l && rank > 1 && word_rank(l->word) == rank &&
+		    !(b.s && strstr(b.s, l->text)))
+			bs_detail(&b, l);
+	}
+	r->s->detail = NULL;
+	free(r->s->boot_status);
+	r->s->boot_status = xstrdup(rank == 2 ? "none" : worst->word);
+	if (rank == 1) {
+		set_result(r, st == SET_FAILED ? SET_FAILED : SET_APPLIED,
+			   xasprintf("boot_status: applied%s%s%s; %s: %s",
+				     worst->note ? " (" : "",
+				     worst->note ? worst->note : "",
+				     worst->note ? ")" : "",
+				     st == SET_FAILED ? "but tracefs "
+				     "disagrees" : "tracefs", state));
+	} else if (rank == 2) {
+		sib = failed_sibling(bs, r);
+		set_result(r, SET_NOT_REPORTED, xasprintf("not reported in "
+			   "boot_status (trace_boot never handled it%s%s); "
+			   "tracefs: %s", sib ? " after: " : "",
+			   sib ? sib->text : "", state));
+	} else {
+		sbuf_printf(&b, "; %stracefs: %s", rank == 3 ?
+			    "unknown status; " : "", state);
+		set_result(r, rank == 5 ? SET_FAILED : rank == 4 ?
+			   SET_PENDING : SET_UNCHECKED, sbuf_steal(&b));
+	}
+	sbuf_free(&b);
+	free(state);
+}
+
+/* Returns true when the bundle has tracefs/boot_status. */
+static bool boot_status_check(struct actx *c)
+{
+	char *t = bundle_text(c->a, "tracefs/boot_status", true);
+	struct bs_file bs;
+	size_t i;
+
+	if (!t)
+		return false;
+	bs_parse(t, &bs);
+	free(t);
+	for (i = 0; i < c->n; i++)
+		if (status_covers(&c->reqs[i]))
+			bs_judge(&bs, &c->reqs[i]);
+	for (i = 0; i < bs.n; i++) {
+		const struct bs_line *l = &bs.lines[i];
+		char *why;
+
+		if (l->claimed || !strcmp(l->word, "applied"))
+			continue;
+		why = !l->key ? xasprintf("boot_status line %u not understood:"
+					  " %s", l->lineno, l->text) :
+		      xasprintf("boot_status: %s", l->text);
+		add_unattributed(c->a, why);
+		free(why);
+	}
+	bs_free(&bs);
+	return true;
+}
+
 static void bconf_status_setting(struct actx *c)
 {
 	const char *st = analysis_meta(c->a, "bootconfig_status");
@@ -894,6 +1174,7 @@ void applied_check(struct analysis *a)
 	for (i = 0; i < c.n; i++)
 		if (strcmp(c.reqs[i].s->key, "bootconfig"))
 			check_one(&c, &c.reqs[i]);
+	a->have_boot_status = boot_status_check(&c);
 	attribute_dmesg(&c);
 	for (i = 0; i < a->ninst; i++)
 		attribute_error_log(&c, &a->inst[i]);

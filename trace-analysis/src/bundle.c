@@ -532,6 +532,7 @@ void analysis_free(struct analysis *a)
 		free(a->settings[i].value);
 		free(a->settings[i].instance);
 		free(a->settings[i].detail);
+		free(a->settings[i].boot_status);
 	}
 	free(a->settings);
 	free_list(a->boot_errors, a->nboot_errors);
@@ -547,13 +548,31 @@ void analysis_free(struct analysis *a)
 	memset(a, 0, sizeof(*a));
 }
 
-size_t analysis_failed_settings(const struct analysis *a)
+size_t analysis_count_settings(const struct analysis *a, enum set_status st)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < a->nsettings; i++)
-		n += a->settings[i].status == SET_FAILED;
+		n += a->settings[i].status == st;
 	return n;
+}
+
+size_t analysis_failed_settings(const struct analysis *a)
+{
+	return analysis_count_settings(a, SET_FAILED);
+}
+
+const char *set_status_name(enum set_status st)
+{
+	static const char *const names[SET_NSTATUS] = {
+		[SET_APPLIED] = "applied",
+		[SET_FAILED] = "failed",
+		[SET_UNCHECKED] = "unchecked",
+		[SET_PENDING] = "pending",
+		[SET_NOT_REPORTED] = "not_reported",
+	};
+
+	return st < SET_NSTATUS ? names[st] : "?";
 }
 
 const char *loss_kind_name(enum loss_kind k)

@@ -5,8 +5,10 @@
  * One expectation per line, '#' starts a comment:
  *
  *	bootconfig loaded
- *	applied [KEY-GLOB]            every (matching) setting applied
+ *	applied [KEY-GLOB]            every (matching) setting applied (not
+ *	                              failed, pending or not reported)
  *	failed KEY-GLOB               a matching setting failed
+ *	pending KEY-GLOB              a matching setting waits for a module
  *	event GROUP:EVENT [>= N] [in BUFFER]   records in trace.dat
  *	kprobe NAME [>= N]            hits in kprobe_profile
  *	hist GROUP:EVENT [>= N] [in BUFFER]    a readable histogram, N entries
@@ -153,12 +155,20 @@ static struct result x_hist(const struct analysis *a, const struct exp *e,
 						entries));
 }
 
+/* A setting that is not applied: failed, pending or not reported. */
+static bool not_applied(const struct setting *s)
+{
+	return s->status == SET_FAILED || s->status == SET_PENDING ||
+	       s->status == SET_NOT_REPORTED;
+}
+
+/* applied [GLOB], failed GLOB, pending GLOB */
 static struct result x_applied(const struct analysis *a, const struct exp *e,
-			       bool want_fail)
+			       enum set_status want)
 {
 	const char *glob = e->nw > 1 ? e->w[1] : "*";
-	size_t i, n = 0, bad = 0;
-	const struct setting *first_bad = NULL;
+	size_t i, n = 0, bad = 0, nst[SET_NSTATUS] = { 0 };
+	const struct setting *first_bad = NULL, *first_want = NULL;
 
 	for (i = 0; i < a->nsettings; i++) {
 		const struct setting *s = &a->settings[i];
@@ -166,23 +176,35 @@ static struct result x_applied(const struct analysis *a, const struct exp *e,
 		if (fnmatch(glob, s->key, 0))
 			continue;
 		n++;
-		if (s->status == SET_FAILED) {
+		nst[s->status]++;
+		if (s->status == want && !first_want)
+			first_want = s;
+		if (not_applied(s)) {
 			bad++;
 			if (!first_bad)
 				first_bad = s;
 		}
 	}
-	if (want_fail)
-		return res(bad > 0, bad ? xasprintf("%s: %s", first_bad->key,
-			   first_bad->detail) : xasprintf("%zu settings match, "
-			   "none failed", n));
+	if (want != SET_APPLIED)
+		return res(first_want != NULL, first_want ?
+			   xasprintf("%s: %s", first_want->key,
+				     first_want->detail) :
+			   xasprintf("%zu settings match, none %s", n,
+				     set_status_name(want)));
 	if (!n)
 		return res(false, xasprintf("no setting matches '%s'", glob));
 	if (e->nw == 1 && a->nunattributed)
 		return res(false, xasprintf("error: %s", a->unattributed[0]));
-	return res(!bad, bad ? xasprintf("%zu failed, first %s: %s", bad,
-		   first_bad->key, first_bad->detail) :
-		   xasprintf("%zu applied", n));
+	if (!bad)
+		return res(true, xasprintf("%zu applied", n));
+	if (bad == nst[SET_FAILED])
+		return res(false, xasprintf("%zu failed, first %s: %s", bad,
+			   first_bad->key, first_bad->detail));
+	return res(false, xasprintf("%zu not applied (%zu failed, %zu pending, "
+		   "%zu not reported), first %s (%s): %s", bad,
+		   nst[SET_FAILED], nst[SET_PENDING], nst[SET_NOT_REPORTED],
+		   first_bad->key, set_status_name(first_bad->status),
+		   first_bad->detail));
 }
 
 static struct result x_loss(const struct analysis *a, const struct exp *e,
@@ -369,9 +391,11 @@ static struct result evaluate(const struct analysis *a, const struct exp *e)
 			   xasprintf("bootconfig_status=%s", st ? st : "?"));
 	}
 	if (!strcmp(c, "applied"))
-		return x_applied(a, e, false);
+		return x_applied(a, e, SET_APPLIED);
 	if (!strcmp(c, "failed"))
-		return x_applied(a, e, true);
+		return x_applied(a, e, SET_FAILED);
+	if (!strcmp(c, "pending"))
+		return x_applied(a, e, SET_PENDING);
 	if (!strcmp(c, "event"))
 		return x_event(a, e);
 	if (!strcmp(c, "kprobe"))
@@ -400,6 +424,7 @@ static const struct {
 	size_t min_args, max_args;
 } directives[] = {
 	{ "bootconfig", 1, 1 }, { "applied", 0, 1 }, { "failed", 1, 1 },
+	{ "pending", 1, 1 },
 	{ "event", 1, 1 }, { "kprobe", 1, 1 }, { "hist", 1, 1 },
 	{ "hist-key", 2, 2 }, { "initcalls", 0, 0 }, { "initcall", 1, 1 },
 	{ "no-data-loss", 0, 0 }, { "data-loss", 0, 1 },

@@ -357,8 +357,7 @@ static void j_kprobes(const struct analysis *a, struct jw *w)
 
 static void j_settings(const struct analysis *a, struct jw *w)
 {
-	size_t i, n[3] = { 0 };
-	static const char *const st[] = { "applied", "failed", "unchecked" };
+	size_t i, n[SET_NSTATUS] = { 0 };
 
 	jw_key(w, "settings");
 	jw_open(w, '[');
@@ -369,20 +368,24 @@ static void j_settings(const struct analysis *a, struct jw *w)
 		jw_kstr(w, "key", s->key);
 		jw_kstr(w, "value", s->value);
 		jw_kstr(w, "instance", *s->instance ? s->instance : "top");
-		jw_kstr(w, "status", st[s->status]);
+		jw_kstr(w, "status", set_status_name(s->status));
 		jw_kstr(w, "detail", s->detail);
+		jw_kstr(w, "boot_status", s->boot_status);
 		jw_close(w, '}');
 		n[s->status]++;
 	}
 	jw_close(w, ']');
 	jw_key(w, "settings_summary");
 	jw_open(w, '{');
-	jw_knum(w, "applied", n[0]);
-	jw_knum(w, "failed", n[1]);
-	jw_knum(w, "unchecked", n[2]);
+	jw_knum(w, "applied", n[SET_APPLIED]);
+	jw_knum(w, "failed", n[SET_FAILED]);
+	jw_knum(w, "unchecked", n[SET_UNCHECKED]);
 	jw_knum(w, "other_errors", a->nunattributed);
-	jw_kbool(w, "all_applied", !n[1] && !a->nunattributed &&
-		 a->bconf_loaded);
+	jw_kbool(w, "all_applied", !n[SET_FAILED] && !n[SET_PENDING] &&
+		 !n[SET_NOT_REPORTED] && !a->nunattributed && a->bconf_loaded);
+	jw_knum(w, "pending", n[SET_PENDING]);
+	jw_knum(w, "not_reported", n[SET_NOT_REPORTED]);
+	jw_kstr(w, "source", a->have_boot_status ? "boot_status" : "tracefs");
 	jw_close(w, '}');
 }
 

@@ -27,8 +27,11 @@ static void usage(FILE *f)
 	      "event and\n"
 	      "         kprobe counts, histograms, buffers, data loss, and "
 	      "whether every\n"
-	      "         ftrace.* setting of the bootconfig was applied\n"
-	      "         (exit 1 when one failed)\n"
+	      "         ftrace.* setting of the bootconfig was applied "
+	      "(from the kernel's\n"
+	      "         tracefs/boot_status when the bundle has it; exit 1 "
+	      "when one failed\n"
+	      "         or the kernel did not report it)\n"
 	      "diff     per-initcall, per-event and per-hist-key differences "
 	      "of two bundles;\n"
 	      "         exit 1 when a difference exceeds its threshold "
@@ -169,7 +172,9 @@ static int cmd_report(const struct args *ar)
 				a.problems[i]);
 		rc = 2;
 	}
-	if (!rc && (analysis_failed_settings(&a) || a.nunattributed))
+	/* a setting the kernel's boot_status does not know is a finding */
+	if (!rc && (analysis_failed_settings(&a) || a.nunattributed ||
+		    analysis_count_settings(&a, SET_NOT_REPORTED)))
 		rc = 1;
 	analysis_free(&a);
 	return rc;

@@ -269,16 +269,27 @@ static void text_losses(const struct analysis *a, FILE *f)
 
 static const char *status_word(enum set_status s)
 {
-	return s == SET_APPLIED ? "applied" : s == SET_FAILED ? "FAILED" :
-	       "unchecked";
+	static const char *const words[SET_NSTATUS] = {
+		[SET_APPLIED] = "applied",
+		[SET_FAILED] = "FAILED",
+		[SET_UNCHECKED] = "unchecked",
+		[SET_PENDING] = "pending",
+		[SET_NOT_REPORTED] = "UNREPORTED",
+	};
+
+	return s < SET_NSTATUS ? words[s] : "?";
 }
 
 static void text_settings(const struct analysis *a, FILE *f)
 {
-	size_t i, ok = 0, bad = 0, unk = 0;
+	size_t i, ok = 0, bad = 0, unk = 0, pend, unrep;
 
-	fprintf(f, "\nWas it applied (proc/bootconfig vs tracefs, dmesg, "
-		"error_log)\n");
+	if (a->have_boot_status)
+		fprintf(f, "\nWas it applied (proc/bootconfig vs the kernel's "
+			"boot_status, checked in tracefs; dmesg, error_log)\n");
+	else
+		fprintf(f, "\nWas it applied (proc/bootconfig vs tracefs, dmesg, "
+			"error_log)\n");
 	for (i = 0; i < a->nsettings; i++) {
 		const struct setting *s = &a->settings[i];
 
@@ -296,15 +307,22 @@ static void text_settings(const struct analysis *a, FILE *f)
 	}
 	for (i = 0; i < a->nunattributed; i++)
 		fprintf(f, "  %-9s %s\n", "ERROR", a->unattributed[i]);
+	pend = analysis_count_settings(a, SET_PENDING);
+	unrep = analysis_count_settings(a, SET_NOT_REPORTED);
 	if (!a->nsettings && !a->bconf_loaded)
 		fprintf(f, "  no bootconfig was applied (proc/bootconfig "
 			"missing)\n");
-	else if (!bad && !a->nunattributed)
+	else if (!bad && !a->nunattributed && !pend && !unrep)
 		fprintf(f, "  all settings applied (%zu applied, %zu not "
 			"checkable)\n", ok, unk);
-	else
+	else if (!pend && !unrep)
 		fprintf(f, "  %zu of %zu settings FAILED, %zu other errors\n",
 			bad, a->nsettings, a->nunattributed);
+	else
+		fprintf(f, "  %zu of %zu settings FAILED, %zu pending (for a "
+			"module not loaded yet), %zu not reported by the "
+			"kernel, %zu other errors\n", bad, a->nsettings, pend,
+			unrep, a->nunattributed);
 }
 
 void report_text(const struct analysis *a, const struct report_opts *o,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "analysis.h"
+#include "boot_status.h"
 #include "unit.h"
 #include "util.h"
 
@@ -82,6 +83,10 @@ static void test_failures(struct unit *u)
 			a.losses[i].count > 0;
 	UNIT_EXPECT_INT(u, tiny, 2);
 	UNIT_EXPECT_INT(u, a.nboot_errors, 4);
+	/* a kernel without the series: no boot_status, tracefs decides */
+	UNIT_EXPECT(u, !a.have_boot_status);
+	UNIT_EXPECT_STR(u, setting(&a, "ftrace.instance.tiny.tracer")->
+			boot_status, NULL);
 	analysis_free(&a);
 }
 
@@ -133,6 +138,164 @@ static void test_default_text_state(struct unit *u)
 	analysis_free(&a);
 }
 
+/* Entries ("[ts] ...: error: ...") in an error_log dump. */
+static size_t log_entries(const char *text)
+{
+	size_t n = 0;
+	const char *p;
+
+	for (p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 :
+	     NULL)
+		n += *p == '[';
+	return n;
+}
+
+/* A failed setting whose key the line concerns and whose detail shows it. */
+static bool failure_reported(const struct analysis *a, const struct bs_line *l)
+{
+	size_t i, n = strlen(l->key);
+
+	for (i = 0; i < a->nsettings; i++) {
+		const struct setting *s = &a->settings[i];
+
+		if (s->status == SET_FAILED && s->detail &&
+		    strstr(s->detail, l->text) &&
+		    !strncmp(s->key, l->key, n) &&
+		    (!s->key[n] || s->key[n] == '.'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The kernel with the series, 21 failures (tests/analysis/overflow.bconf):
+ * error_log keeps 8 per trace array, boot_status lists them all, and the
+ * report takes every status from it.
+ */
+static void test_overflow(struct unit *u)
+{
+	struct analysis a;
+	struct bs_file bs;
+	const struct instance *top, *bad;
+	char *t;
+	size_t i, failed = 0;
+
+	if (load(u, "overflow", &a))
+		return;
+	UNIT_EXPECT(u, a.have_boot_status);
+	UNIT_EXPECT_INT(u, a.nsettings, 26);
+	UNIT_EXPECT_INT(u, analysis_failed_settings(&a), 21);
+	UNIT_EXPECT_INT(u, analysis_count_settings(&a, SET_NOT_REPORTED), 1);
+	UNIT_EXPECT_INT(u, analysis_count_settings(&a, SET_PENDING), 0);
+	UNIT_EXPECT_INT(u, a.nunattributed, 0);
+	top = analysis_instance(&a, "");
+	bad = analysis_instance(&a, "bad");
+	UNIT_EXPECT(u, top && bad);
+	if (top && bad) {
+		UNIT_EXPECT_INT(u, log_entries(top->error_log), 8);
+		UNIT_EXPECT_INT(u, log_entries(bad->error_log), 8);
+		/* the first failures fell out of the error_log */
+		UNIT_EXPECT(u, !strstr(top->error_log, "ftrace.options"));
+		UNIT_EXPECT(u, !strstr(bad->error_log, "bad.options"));
+	}
+	t = bundle_text(&a, "tracefs/boot_status", false);
+	bs_parse(t, &bs);
+	for (i = 0; i < bs.n; i++) {
+		if (strcmp(bs.lines[i].word, "failed"))
+			continue;
+		failed++;
+		if (!failure_reported(&a, &bs.lines[i])) {
+			fprintf(stderr, "  not reported: %s\n",
+				bs.lines[i].text);
+			u->failed = 1;
+		}
+	}
+	UNIT_EXPECT_INT(u, failed, 21);
+	bs_free(&bs);
+	free(t);
+	/* an array: one value applied, one failed */
+	expect_status(u, &a, "ftrace.options", SET_FAILED,
+		      "boot_status: failed ftrace.options = \"nosuchoption\" "
+		      "# Failed to set option");
+	/* tracefs cannot tell (the collector stops tracing); the kernel can */
+	expect_status(u, &a, "ftrace.tracing_on", SET_FAILED,
+		      "Invalid tracing_on value");
+	/* an event that does not exist fails its whole subtree */
+	expect_status(u, &a, "ftrace.instance.bad.event.nosuchgroup."
+		      "nosuchevent.enable", SET_FAILED, "Failed to find event");
+	expect_status(u, &a, "ftrace.event.kprobes.badprobe.enable",
+		      SET_NOT_REPORTED, "after: failed ftrace.event.kprobes."
+		      "badprobe.probes");
+	expect_status(u, &a, "ftrace.event.task.task_newtask.hist",
+		      SET_APPLIED, "boot_status: applied; tracefs: hist trigger");
+	expect_status(u, &a, "ftrace.instance.bad.event.task.task_newtask."
+		      "enable", SET_APPLIED, "task:task_newtask enabled");
+	/* not trace_boot's: checked in tracefs only */
+	expect_status(u, &a, "kernel.trace_clock", SET_APPLIED, "clock global");
+	UNIT_EXPECT_STR(u, setting(&a, "kernel.trace_clock")->boot_status,
+			NULL);
+	UNIT_EXPECT_STR(u, setting(&a, "ftrace.event.kprobes.badprobe."
+				   "enable")->boot_status, "none");
+	analysis_free(&a);
+}
+
+/* Lines as the kernel writes them (fixture, tests/kernel/60-module.t). */
+static void test_boot_status_parse(struct unit *u)
+{
+	struct bs_file bs;
+	char *t = NULL;
+
+	UNIT_EXPECT_INT(u, read_file("fixtures/bundles/overflow/tracefs/"
+				     "boot_status", 1 << 20, &t, NULL), 0);
+	bs_parse(t, &bs);
+	free(t);
+	UNIT_EXPECT_INT(u, bs.n, 27);
+	if (bs.n == 27) {
+		UNIT_EXPECT_STR(u, bs.lines[0].word, "applied");
+		UNIT_EXPECT_STR(u, bs.lines[0].key, "ftrace.options");
+		UNIT_EXPECT_STR(u, bs.lines[0].value, "sym-addr");
+		UNIT_EXPECT_STR(u, bs.lines[0].note, NULL);
+		UNIT_EXPECT_STR(u, bs.lines[1].note, "Failed to set option");
+		UNIT_EXPECT_STR(u, bs.lines[6].key,
+				"ftrace.event.nosuchgroup.nosuchevent");
+		UNIT_EXPECT_STR(u, bs.lines[6].value, NULL);
+		UNIT_EXPECT_STR(u, bs.lines[6].note, "Failed to find event");
+		UNIT_EXPECT_STR(u, bs.lines[8].key,
+				"ftrace.event.task.task_rename.enable");
+		UNIT_EXPECT_STR(u, bs.lines[8].value, NULL);
+		UNIT_EXPECT_STR(u, bs.lines[10].value, "hist:keys=common_pid");
+		UNIT_EXPECT_INT(u, bs.lines[26].lineno, 27);
+	}
+	bs_free(&bs);
+
+	bs_parse("pending ftrace.event.sample-trace.foo_bar.filter = "
+		 "\"bar > 0\" # waiting for a module\n"
+		 "applied ftrace.event.sample-trace.foo_bar.enable # module "
+		 "trace_events_sample\n\n"
+		 "applied ftrace.event.a.b.filter = \"comm == \"x\"\"\n"
+		 "failed ftrace.x = \"a \" # b\" # Reason\n"
+		 "garbage\n"
+		 "skipped ftrace.tracer = \"nop", &bs);
+	UNIT_EXPECT_INT(u, bs.n, 6);
+	if (bs.n == 6) {
+		UNIT_EXPECT_STR(u, bs.lines[0].word, "pending");
+		UNIT_EXPECT_STR(u, bs.lines[0].value, "bar > 0");
+		UNIT_EXPECT_STR(u, bs.lines[0].note, "waiting for a module");
+		UNIT_EXPECT_STR(u, bs.lines[1].value, NULL);
+		UNIT_EXPECT_STR(u, bs.lines[1].note,
+				"module trace_events_sample");
+		UNIT_EXPECT_STR(u, bs.lines[2].value, "comm == \"x\"");
+		UNIT_EXPECT_INT(u, bs.lines[2].lineno, 4);
+		UNIT_EXPECT_STR(u, bs.lines[3].value, "a \" # b");
+		UNIT_EXPECT_STR(u, bs.lines[3].note, "Reason");
+		UNIT_EXPECT_STR(u, bs.lines[4].word, "");
+		UNIT_EXPECT_STR(u, bs.lines[4].key, NULL);
+		UNIT_EXPECT_STR(u, bs.lines[5].word, "skipped");
+		UNIT_EXPECT_STR(u, bs.lines[5].value, "nop");
+	}
+	bs_free(&bs);
+}
+
 static void test_not_a_bundle(struct unit *u)
 {
 	struct analysis a;
@@ -151,6 +314,8 @@ static const struct unit_case cases[] = {
 	UNIT_CASE(test_failures),
 	UNIT_CASE(test_initcalls),
 	UNIT_CASE(test_default_text_state),
+	UNIT_CASE(test_overflow),
+	UNIT_CASE(test_boot_status_parse),
 	UNIT_CASE(test_not_a_bundle),
 };
 
