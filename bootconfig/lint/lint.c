@@ -631,15 +631,14 @@ static void check_hist(struct ctx *c, const struct bconf_node *h)
 			check_hist(c, n);
 			has_inst = true;
 		}
+	for (n = bconf_node_subkey(h); n; n = bconf_node_next(n))
+		if (!isdigit((unsigned char)*bconf_node_data(n)))
+			break;
 	if (!bconf_find_node(NULL, h, "keys")) {
-		if (!has_inst || bconf_node_subkey(h) != NULL) {
-			for (n = bconf_node_subkey(h); n; n = bconf_node_next(n))
-				if (!isdigit((unsigned char)*bconf_node_data(n)))
-					break;
-			if (n)
-				diag(c, h, LINT_ERROR, "hist-keys",
-				     "this histogram has no 'keys': the kernel ignores it (hist requires keys)");
-		}
+		/* Only numbered histograms below: each was checked above. */
+		if (n || !has_inst)
+			diag(c, h, LINT_ERROR, "hist-keys",
+			     "this histogram has no 'keys': the kernel ignores it (hist requires keys)");
 		return;
 	}
 	len += list_len(h, "keys") + list_len(h, "values") + list_len(h, "sort");

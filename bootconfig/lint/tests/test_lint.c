@@ -135,6 +135,8 @@ static void test_values(struct unit *u)
 	UNIT_EXPECT_STR(u, lint_str("ftrace.event.a.b.hist.1.keys = x\n"
 				    "ftrace.event.a.b.hist.2.values = x\n", NULL),
 			"2:23:E:hist-keys");
+	UNIT_EXPECT_STR(u, lint_str("ftrace.event.a.b.hist\n", NULL),
+			"1:18:E:hist-keys");
 	UNIT_EXPECT_STR(u, lint_str("foo.bar = 1\n", NULL), "1:1:W:top-level");
 	UNIT_EXPECT_STR(u, lint_str("kernel = 1\nkernel.foo = 2\n", NULL),
 			"1:10:E:cmdline");
