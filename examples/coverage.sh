@@ -166,33 +166,41 @@ cut -f1 "$tmp/rows" | sort | uniq -d | while IFS= read -r k; do
 done >"$tmp/dups"
 [ ! -s "$tmp/dups" ] || { cat "$tmp/dups"; problems=$((problems + $(wc -l <"$tmp/dups"))); }
 
-# A documented key pattern as an anchored ERE over full keys.
+# A documented key pattern as an anchored ERE over full keys, in REPLY.
 key_regex()
 {
-	local k=$1
+	local k=$1 w
 
 	k=${k//\[instance.INSTANCE.\]/@I@}
 	k=${k//\[N.\]/@N@}
 	k=${k//\[M.\]/@N@}
-	k=$(sed -E 's/(^|\.|@)(INSTANCE|GROUP|EVENT|VARIABLE)(\.|$)/\1@W@\3/g
-		s/(^|\.|@)(INSTANCE|GROUP|EVENT|VARIABLE)(\.|$)/\1@W@\3/g' <<<"$k")
+	for w in INSTANCE GROUP EVENT VARIABLE; do
+		k=${k//.$w./.@W@.}
+		k=${k//@$w./@@W@.}
+		[[ $k != *.$w ]] || k=${k%"$w"}@W@
+	done
 	k=${k//./\\.}
 	k=${k//@I@/(instance\\.[A-Za-z0-9_-]+\\.)?}
 	k=${k//@N@/([0-9]+\\.)?}
 	k=${k//@W@/[A-Za-z0-9_-]+}
-	printf '^%s$\n' "$k"
+	REPLY="^$k\$"
 }
 
-while IFS= read -r k; do
-	grep -qxF -- "$k" <(cut -f1 "$tmp/rows") ||
-		problem "missing row: $k (documented in $rst_rel)"
-done <"$tmp/required"
+cut -f1 "$tmp/rows" | sort >"$tmp/row-keys"
+comm -23 "$tmp/required" "$tmp/row-keys" | while IFS= read -r k; do
+	echo "coverage: missing row: $k (documented in $rst_rel)"
+done >"$tmp/missing"
+comm -13 "$tmp/required" "$tmp/row-keys" | while IFS= read -r k; do
+	echo "coverage: stale row: $k (not a key of $rst_rel)"
+done >>"$tmp/missing"
+[ ! -s "$tmp/missing" ] || { cat "$tmp/missing"; problems=$((problems + $(wc -l <"$tmp/missing"))); }
 
+: >"$tmp/ftrace-res"
 while IFS=$'\t' read -r k ex as; do
-	grep -qxF -- "$k" "$tmp/required" ||
-		problem "stale row: $k (not a key of $rst_rel)"
+	key_regex "${as:-$k}"
+	re=$REPLY
+	[[ $k != ftrace.* ]] || printf '%s\n' "$re" >>"$tmp/ftrace-res"
 	[ -n "$ex" ] || { problem "row $k names no example"; continue; }
-	re=$(key_regex "${as:-$k}")
 	IFS=',' read -r -a exs <<<"$ex"
 	for e in "${exs[@]}"; do
 		f=$exdir/$e
@@ -201,32 +209,36 @@ while IFS=$'\t' read -r k ex as; do
 			continue
 		fi
 		kf=$tmp/keys.$e
-		if [ ! -f "$kf" ] && ! "$bconf" -l "$f" >"$kf" 2>"$tmp/err"; then
-			problem "row $k: $e does not parse: $(head -n1 "$tmp/err")"
-			rm -f "$kf"
-			continue
+		if [ ! -f "$kf" ]; then
+			if ! "$bconf" -l "$f" >"$kf.list" 2>"$tmp/err"; then
+				problem "row $k: $e does not parse: $(head -n1 "$tmp/err")"
+				continue
+			fi
+			sed 's/ = .*//' "$kf.list" >"$kf"
 		fi
-		sed 's/ = .*//' "$kf" | grep -qE -- "$re" ||
+		grep -qE -- "$re" "$kf" ||
 			problem "row $k: $e has no key matching ${as:-$k}"
 	done
 done <"$tmp/rows"
 
 # Every word trace_boot.c looks up appears in some row's key.
-while IFS= read -r w; do
-	wre=${w//./\\.}
-	cut -f1 "$tmp/rows" | grep -qE -- "(^|[].[<|])$wre([].>|]|$)" ||
-		problem "no row covers '$w' (looked up by $tb_rel)"
-done <"$tmp/words"
+awk '
+	NR == FNR { keys[++n] = $0; next }
+	{
+		w = $0
+		gsub(/\./, "\\.", w)
+		re = "(^|[].[<|])" w "([].>|]|$)"
+		for (i = 1; i <= n; i++)
+			if (keys[i] ~ re)
+				next
+		print "coverage: no row covers \x27" $0 "\x27 (looked up by '"$tb_rel"')"
+	}
+' "$tmp/row-keys" "$tmp/words" >"$tmp/uncovered"
+[ ! -s "$tmp/uncovered" ] || { cat "$tmp/uncovered"; problems=$((problems + $(wc -l <"$tmp/uncovered"))); }
 
 # Every ftrace.* key of the document's examples fits some row.
-grep '^ftrace\.' "$tmp/example-keys" | sort -u | while IFS= read -r k; do
-	ok=
-	while IFS=$'\t' read -r rk _ _; do
-		case "$rk" in ftrace.*) ;; *) continue ;; esac
-		if grep -qE -- "$(key_regex "$rk")" <<<"$k"; then ok=1; break; fi
-	done <"$tmp/rows"
-	[ -n "$ok" ] || echo "coverage: example key of $rst_rel fits no row: $k"
-done >"$tmp/unfit"
+grep '^ftrace\.' "$tmp/example-keys" | sort -u | grep -vE -f "$tmp/ftrace-res" |
+	sed "s|^|coverage: example key of $rst_rel fits no row: |" >"$tmp/unfit" || true
 [ ! -s "$tmp/unfit" ] || { cat "$tmp/unfit"; problems=$((problems + $(wc -l <"$tmp/unfit"))); }
 
 nrows=$(wc -l <"$tmp/rows")
