@@ -109,6 +109,23 @@ static void jw_kstrings(struct jw *w, const char *k, char **v, size_t n)
 	jw_close(w, ']');
 }
 
+/* "key":[...] of @n elements of @size bytes, each written by @item */
+static void jw_karray(struct jw *w, const char *k, const void *items,
+		      size_t n, size_t size,
+		      void (*item)(const void *elem, struct jw *w))
+{
+	size_t i;
+
+	jw_key(w, k);
+	jw_open(w, '[');
+	for (i = 0; i < n; i++)
+		item((const char *)items + i * size, w);
+	jw_close(w, ']');
+}
+
+#define JW_KARRAY(w, k, arr, n, item) \
+	jw_karray((w), (k), (arr), (n), sizeof(*(arr)), (item))
+
 static void j_metadata(const struct analysis *a, struct jw *w)
 {
 	size_t i;
@@ -132,7 +149,7 @@ static void j_trace(const struct analysis *a, struct jw *w)
 	jw_close(w, '}');
 }
 
-static void j_initcall(const struct initcall *ic, bool hist, struct jw *w)
+static void j_initcall_common(const struct initcall *ic, struct jw *w)
 {
 	char addr[32];
 
@@ -140,29 +157,35 @@ static void j_initcall(const struct initcall *ic, bool hist, struct jw *w)
 	jw_open(w, '{');
 	jw_kstr(w, "func", ic->func);
 	jw_kstr(w, "addr", addr);
-	if (hist) {
-		jw_knum(w, "calls", ic->count);
-		jw_knum(w, "latency_us", ic->dur_ns / 1000);
-	} else {
-		jw_kstr(w, "level", ic->level);
-		jw_knum(w, "start_ns", ic->start_ns);
-		jw_knum(w, "duration_ns", ic->dur_ns);
-		jw_kint(w, "ret", ic->ret);
-		jw_kbool(w, "finished", ic->finished);
-		jw_knum(w, "cpu", (uint64_t)ic->cpu);
-	}
+}
+
+static void j_initcall(const void *elem, struct jw *w)
+{
+	const struct initcall *ic = elem;
+
+	j_initcall_common(ic, w);
+	jw_kstr(w, "level", ic->level);
+	jw_knum(w, "start_ns", ic->start_ns);
+	jw_knum(w, "duration_ns", ic->dur_ns);
+	jw_kint(w, "ret", ic->ret);
+	jw_kbool(w, "finished", ic->finished);
+	jw_knum(w, "cpu", (uint64_t)ic->cpu);
+	jw_close(w, '}');
+}
+
+static void j_hist_initcall(const void *elem, struct jw *w)
+{
+	const struct initcall *ic = elem;
+
+	j_initcall_common(ic, w);
+	jw_knum(w, "calls", ic->count);
+	jw_knum(w, "latency_us", ic->dur_ns / 1000);
 	jw_close(w, '}');
 }
 
 static void j_initcalls(const struct analysis *a, struct jw *w)
 {
-	size_t i;
-
-	jw_key(w, "initcalls");
-	jw_open(w, '[');
-	for (i = 0; i < a->ninitcalls; i++)
-		j_initcall(&a->initcalls[i], false, w);
-	jw_close(w, ']');
+	JW_KARRAY(w, "initcalls", a->initcalls, a->ninitcalls, j_initcall);
 	jw_key(w, "initcalls_hist");
 	if (!a->hist_initcalls_src) {
 		jw_str(w, NULL);
@@ -170,39 +193,45 @@ static void j_initcalls(const struct analysis *a, struct jw *w)
 	}
 	jw_open(w, '{');
 	jw_kstr(w, "source", a->hist_initcalls_src);
-	jw_key(w, "entries");
-	jw_open(w, '[');
-	for (i = 0; i < a->nhist_initcalls; i++)
-		j_initcall(&a->hist_initcalls[i], true, w);
-	jw_close(w, ']');
+	JW_KARRAY(w, "entries", a->hist_initcalls, a->nhist_initcalls,
+		  j_hist_initcall);
 	jw_close(w, '}');
 }
 
-static void j_cpus(const struct instance *in, struct jw *w)
+static void j_cpu(const void *elem, struct jw *w)
 {
-	size_t i;
+	const struct cpu_stat *c = elem;
 
-	jw_key(w, "cpus");
-	jw_open(w, '[');
-	for (i = 0; i < in->ncpus; i++) {
-		const struct cpu_stat *c = &in->cpus[i];
-
-		jw_open(w, '{');
-		jw_knum(w, "cpu", (uint64_t)c->cpu);
-		jw_knum(w, "entries", c->entries);
-		jw_knum(w, "overrun", c->overrun);
-		jw_knum(w, "commit_overrun", c->commit_overrun);
-		jw_knum(w, "bytes", c->bytes);
-		jw_knum(w, "dropped", c->dropped);
-		jw_knum(w, "read", c->read);
-		jw_close(w, '}');
-	}
-	jw_close(w, ']');
+	jw_open(w, '{');
+	jw_knum(w, "cpu", (uint64_t)c->cpu);
+	jw_knum(w, "entries", c->entries);
+	jw_knum(w, "overrun", c->overrun);
+	jw_knum(w, "commit_overrun", c->commit_overrun);
+	jw_knum(w, "bytes", c->bytes);
+	jw_knum(w, "dropped", c->dropped);
+	jw_knum(w, "read", c->read);
+	jw_close(w, '}');
 }
 
-static void j_instance(const struct instance *in, struct jw *w)
+/* Event types seen in trace.dat; the table is sparse (by event id). */
+static void j_ev_count(const void *elem, struct jw *w)
 {
-	size_t i;
+	const struct ev_count *ec = elem;
+
+	if (!ec->name)
+		return;
+	jw_open(w, '{');
+	jw_kstr(w, "system", ec->system);
+	jw_kstr(w, "event", ec->name);
+	jw_knum(w, "count", ec->count);
+	jw_knum(w, "first_ts_ns", ec->first_ts);
+	jw_knum(w, "last_ts_ns", ec->last_ts);
+	jw_close(w, '}');
+}
+
+static void j_instance(const void *elem, struct jw *w)
+{
+	const struct instance *in = elem;
 
 	jw_open(w, '{');
 	jw_kstr(w, "name", inst_label(in));
@@ -216,35 +245,9 @@ static void j_instance(const struct instance *in, struct jw *w)
 	jw_knum(w, "missed_records", in->missed_records);
 	jw_knum(w, "missed_events", in->missed_events);
 	jw_kbool(w, "missed_unknown", in->missed_unknown);
-	j_cpus(in, w);
-	jw_key(w, "events");
-	jw_open(w, '[');
-	for (i = 0; i < in->ncounts; i++) {
-		const struct ev_count *ec = &in->counts[i];
-
-		if (!ec->name)
-			continue;
-		jw_open(w, '{');
-		jw_kstr(w, "system", ec->system);
-		jw_kstr(w, "event", ec->name);
-		jw_knum(w, "count", ec->count);
-		jw_knum(w, "first_ts_ns", ec->first_ts);
-		jw_knum(w, "last_ts_ns", ec->last_ts);
-		jw_close(w, '}');
-	}
-	jw_close(w, ']');
+	JW_KARRAY(w, "cpus", in->cpus, in->ncpus, j_cpu);
+	JW_KARRAY(w, "events", in->counts, in->ncounts, j_ev_count);
 	jw_close(w, '}');
-}
-
-static void j_instances(const struct analysis *a, struct jw *w)
-{
-	size_t i;
-
-	jw_key(w, "instances");
-	jw_open(w, '[');
-	for (i = 0; i < a->ninst; i++)
-		j_instance(&a->inst[i], w);
-	jw_close(w, ']');
 }
 
 static void j_hist_key(const struct hist_key *k, struct jw *w)
@@ -263,8 +266,9 @@ static void j_hist_key(const struct hist_key *k, struct jw *w)
 	jw_close(w, '}');
 }
 
-static void j_entry(const struct hist_entry *e, struct jw *w)
+static void j_entry(const void *elem, struct jw *w)
 {
+	const struct hist_entry *e = elem;
 	size_t i;
 
 	jw_open(w, '{');
@@ -287,8 +291,6 @@ static void j_entry(const struct hist_entry *e, struct jw *w)
 static void j_hist(const struct instance *in, const char *name,
 		   const struct hist *h, struct jw *w)
 {
-	size_t r;
-
 	jw_open(w, '{');
 	jw_kstr(w, "instance", inst_label(in));
 	jw_kstr(w, "event", name);
@@ -298,11 +300,7 @@ static void j_hist(const struct instance *in, const char *name,
 	jw_knum(w, "hits", h->hits);
 	jw_knum(w, "entries", h->total_entries);
 	jw_knum(w, "dropped", h->dropped);
-	jw_key(w, "rows");
-	jw_open(w, '[');
-	for (r = 0; r < h->nentries; r++)
-		j_entry(&h->entries[r], w);
-	jw_close(w, ']');
+	JW_KARRAY(w, "rows", h->entries, h->nentries, j_entry);
 	jw_close(w, '}');
 }
 
@@ -334,47 +332,41 @@ static void j_hists(const struct analysis *a, struct jw *w)
 	jw_close(w, ']');
 }
 
-static void j_kprobes(const struct analysis *a, struct jw *w)
+static void j_kprobe(const void *elem, struct jw *w)
 {
-	size_t i;
+	const struct kprobe *k = elem;
 
-	jw_key(w, "kprobes");
-	jw_open(w, '[');
-	for (i = 0; i < a->nkprobes; i++) {
-		const struct kprobe *k = &a->kprobes[i];
+	jw_open(w, '{');
+	jw_kstr(w, "name", k->name);
+	jw_kstr(w, "definition", k->def);
+	jw_knum(w, "hits", k->hits);
+	jw_knum(w, "misses", k->misses);
+	jw_kbool(w, "have_profile", k->have_profile);
+	jw_knum(w, "traced", k->traced);
+	jw_close(w, '}');
+}
 
-		jw_open(w, '{');
-		jw_kstr(w, "name", k->name);
-		jw_kstr(w, "definition", k->def);
-		jw_knum(w, "hits", k->hits);
-		jw_knum(w, "misses", k->misses);
-		jw_kbool(w, "have_profile", k->have_profile);
-		jw_knum(w, "traced", k->traced);
-		jw_close(w, '}');
-	}
-	jw_close(w, ']');
+static void j_setting(const void *elem, struct jw *w)
+{
+	const struct setting *s = elem;
+
+	jw_open(w, '{');
+	jw_kstr(w, "key", s->key);
+	jw_kstr(w, "value", s->value);
+	jw_kstr(w, "instance", *s->instance ? s->instance : "top");
+	jw_kstr(w, "status", set_status_name(s->status));
+	jw_kstr(w, "detail", s->detail);
+	jw_kstr(w, "boot_status", s->boot_status);
+	jw_close(w, '}');
 }
 
 static void j_settings(const struct analysis *a, struct jw *w)
 {
 	size_t i, n[SET_NSTATUS] = { 0 };
 
-	jw_key(w, "settings");
-	jw_open(w, '[');
-	for (i = 0; i < a->nsettings; i++) {
-		const struct setting *s = &a->settings[i];
-
-		jw_open(w, '{');
-		jw_kstr(w, "key", s->key);
-		jw_kstr(w, "value", s->value);
-		jw_kstr(w, "instance", *s->instance ? s->instance : "top");
-		jw_kstr(w, "status", set_status_name(s->status));
-		jw_kstr(w, "detail", s->detail);
-		jw_kstr(w, "boot_status", s->boot_status);
-		jw_close(w, '}');
-		n[s->status]++;
-	}
-	jw_close(w, ']');
+	for (i = 0; i < a->nsettings; i++)
+		n[a->settings[i].status]++;
+	JW_KARRAY(w, "settings", a->settings, a->nsettings, j_setting);
 	jw_key(w, "settings_summary");
 	jw_open(w, '{');
 	jw_knum(w, "applied", n[SET_APPLIED]);
@@ -389,24 +381,17 @@ static void j_settings(const struct analysis *a, struct jw *w)
 	jw_close(w, '}');
 }
 
-static void j_losses(const struct analysis *a, struct jw *w)
+static void j_loss(const void *elem, struct jw *w)
 {
-	size_t i;
+	const struct loss *l = elem;
 
-	jw_key(w, "data_loss");
-	jw_open(w, '[');
-	for (i = 0; i < a->nlosses; i++) {
-		const struct loss *l = &a->losses[i];
-
-		jw_open(w, '{');
-		jw_kstr(w, "kind", loss_kind_name(l->kind));
-		jw_kstr(w, "instance", l->instance);
-		jw_kstr(w, "what", l->what);
-		jw_knum(w, "count", l->count);
-		jw_kstr(w, "detail", l->detail);
-		jw_close(w, '}');
-	}
-	jw_close(w, ']');
+	jw_open(w, '{');
+	jw_kstr(w, "kind", loss_kind_name(l->kind));
+	jw_kstr(w, "instance", l->instance);
+	jw_kstr(w, "what", l->what);
+	jw_knum(w, "count", l->count);
+	jw_kstr(w, "detail", l->detail);
+	jw_close(w, '}');
 }
 
 void report_json(const struct analysis *a, FILE *f)
@@ -418,15 +403,15 @@ void report_json(const struct analysis *a, FILE *f)
 	jw_kstr(&w, "bundle", a->path);
 	j_metadata(a, &w);
 	j_trace(a, &w);
-	j_instances(a, &w);
+	JW_KARRAY(&w, "instances", a->inst, a->ninst, j_instance);
 	j_initcalls(a, &w);
-	j_kprobes(a, &w);
+	JW_KARRAY(&w, "kprobes", a->kprobes, a->nkprobes, j_kprobe);
 	j_hists(a, &w);
 	j_settings(a, &w);
 	jw_kstrings(&w, "boot_errors", a->boot_errors, a->nboot_errors);
 	jw_kstrings(&w, "unattributed_errors", a->unattributed,
 		    a->nunattributed);
-	j_losses(a, &w);
+	JW_KARRAY(&w, "data_loss", a->losses, a->nlosses, j_loss);
 	jw_kstrings(&w, "problems", a->problems, a->nproblems);
 	jw_close(&w, '}');
 	fputc('\n', f);
