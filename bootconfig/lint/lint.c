@@ -928,6 +928,31 @@ static int cmp_diag(const void *a, const void *b)
 	return 0;
 }
 
+/* One finding per place and message (a group shared by several events). */
+static void drop_duplicates(struct lint_result *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->count; i++) {
+		struct lint_diag *d = &r->diags[i];
+
+		if (n && !cmp_diag(&r->diags[n - 1], d) &&
+		    !strcmp(r->diags[n - 1].msg, d->msg)) {
+			if (d->severity == LINT_ERROR)
+				r->errors--;
+			else if (d->severity == LINT_WARNING)
+				r->warnings--;
+			else
+				r->notes--;
+			free(d->key);
+			free(d->msg);
+			continue;
+		}
+		r->diags[n++] = *d;
+	}
+	r->count = n;
+}
+
 static const char skipped_msg[] =
 	"events, event fields, kprobe and ftrace filter symbols, tracers, clocks, options and kernel parameters (no kernel knowledge: give --kernel BUILD)";
 
@@ -982,6 +1007,7 @@ int bconf_lint(const char *buf, size_t len, const struct lint_knowledge *k,
 	if (result->count)
 		qsort(result->diags, result->count, sizeof(result->diags[0]),
 		      cmp_diag);
+	drop_duplicates(result);
 	bconf_free((struct bconf *)c->bc);
 	ret = c->oom ? -ENOMEM : 0;
 	free(c);

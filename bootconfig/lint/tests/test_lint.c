@@ -214,6 +214,8 @@ static void test_knowledge(struct unit *u)
 	UNIT_EXPECT_STR(u, lint_str("ftrace.event.schd.sched_switch.enable\n"
 				    "ftrace.event.sched.sched_swtch.enable\n", kn_long),
 			"1:14:N:module-event|2:20:E:event");
+	UNIT_EXPECT_STR(u, lint_str("ftrace.event.schd {\n a.enable\n b.enable\n}\n", k),
+			"1:14:E:event");
 	UNIT_EXPECT_STR(u, lint_str("ftrace.events = sched:sched_switch, sched:x, \"sched:*\", irq, irqq\n", k),
 			"1:37:E:event|1:62:E:event");
 	UNIT_EXPECT_STR(u, lint_str("ftrace.event.sched.sched_switch.filter = \"next_pid < 3 && prevpid == 1\"\n", k),
