@@ -1103,7 +1103,7 @@ static void bs_judge(struct bs_file *bs, struct req *r)
 		sib = failed_sibling(bs, r);
 		set_result(r, SET_NOT_REPORTED, xasprintf("not reported in "
 			   "boot_status (trace_boot never handled it%s%s); "
-			   "tracefs: %s", sib ? " after: " : "",
+			   "tracefs: %s", sib ? "; it gave up after: " : "",
 			   sib ? sib->text : "", state));
 	} else {
 		sbuf_printf(&b, "; %stracefs: %s", rank == 3 ?
