@@ -129,7 +129,11 @@ static void diag_at(struct ctx *c, size_t off, const struct bconf_node *n,
 /* The offset of a node, at the opening quote of a quoted value. */
 static size_t node_at(const struct ctx *c, const struct bconf_node *n)
 {
-	size_t off = node_offset(n);
+	size_t off;
+
+	if (!n)
+		return 0;
+	off = node_offset(n);
 
 	if (bconf_node_is_value(n) && off > 0 && off <= c->len &&
 	    (c->buf[off - 1] == '"' || c->buf[off - 1] == '\''))
@@ -868,7 +872,8 @@ static void check_kernel(struct ctx *c, const struct bconf_node *root)
 
 	f = open_memstream(&out, &outlen);
 	if (f) {
-		if (bconf_render_cmdline(c->bc, bconf_node_data(root), f) == -EINVAL)
+		if (bconf_render_cmdline(c->bc, bconf_node_data(root), f) == -EINVAL &&
+		    bconf_node_value(root))
 			diag(c, bconf_node_value(root), LINT_ERROR, "cmdline",
 			     "'%s' has a value of its own: the kernel then adds none of its parameters",
 			     bconf_node_data(root));

@@ -43,3 +43,18 @@ lint-install: $(B)/boottrace-lint
 	install -m 644 lint/boottrace-lint.1 $(DESTDIR)$(MANDIR)/man1/
 
 .PHONY: lint-check lint-install
+
+# lint-fuzz: a short libFuzzer run of the lint (FUZZ_SECONDS), seeded with
+# the examples and the rule cases; LINT_FUZZ_KNOWLEDGE=DIR adds the
+# kernel-dependent checks.
+$(B)/fuzz/fuzz_lint: lint/tests/fuzz_lint.c $(LINT_SRC) $(LINT_HDR) $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Ilint -o $@ $< $(LINT_SRC) $(LIB_SRC)
+
+lint-fuzz: $(B)/fuzz/fuzz_lint
+	rm -rf $(B)/fuzz/lint-corpus && mkdir -p $(B)/fuzz/lint-corpus
+	cp ../examples/*.bconf ../tests/lint/cases/*.bconf $(B)/fuzz/lint-corpus/
+	$(B)/fuzz/fuzz_lint -max_total_time=$(FUZZ_SECONDS) -dict=fuzz/bconf.dict \
+		$(B)/fuzz/lint-corpus
+
+.PHONY: lint-fuzz

@@ -140,6 +140,8 @@ static void test_values(struct unit *u)
 	UNIT_EXPECT_STR(u, lint_str("foo.bar = 1\n", NULL), "1:1:W:top-level");
 	UNIT_EXPECT_STR(u, lint_str("kernel = 1\nkernel.foo = 2\n", NULL),
 			"1:10:E:cmdline");
+	/* An empty block composes nothing: no finding (found by lint-fuzz). */
+	UNIT_EXPECT_STR(u, lint_str("kernel {\n}\n", NULL), "");
 	UNIT_EXPECT_STR(u, lint_str("ftrace.event.kprobes.x.enable\n", NULL),
 			"1:22:E:event");
 	UNIT_EXPECT_STR(u, lint_str("ftrace.cpumask = ff,0000000f\n", NULL),
