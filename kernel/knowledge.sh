@@ -97,6 +97,13 @@ meta()
 
 bt_need_pkgs trace-cmd
 mkdir -p "$(dirname "$dest")"
+# One extraction per key at a time (parallel test files ask for the same).
+exec 8>"$(dirname "$dest")/.$key.lock"
+flock 8
+if [ -z "$force" ] && [ -f "$dest/info" ]; then
+	echo "$dest"
+	exit 0
+fi
 work=$(mktemp -d "$(dirname "$dest")/.$key.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
