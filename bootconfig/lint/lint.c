@@ -620,12 +620,65 @@ static size_t handler_len(const struct bconf_node *hn, const char *param)
 	return len;
 }
 
+static bool hist_special(const char *f)
+{
+	static const char *const names[] = {
+		"hitcount", "common_timestamp", "stacktrace",
+		"common_stacktrace", "cpu", "common_cpu",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(f, names[i]))
+			return true;
+	return false;
+}
+
+/* The fields named by keys, values and sort: FIELD[.MODIFIER]... */
+static void check_hist_fields(struct ctx *c, const struct bconf_node *h,
+			      const char *group, const char *event)
+{
+	static const char *const lists[] = { "keys", "values", "sort" };
+	const struct kevent *ke = c->k ? kn_event(c->k, group, event) : NULL;
+	const struct def *d = find_def(c, group, event);
+	const struct bconf_node *vars = bconf_find_node(NULL, h, "var"), *v;
+	char f[128];
+	size_t i, n;
+
+	if (!ke && !(d && d->fields))
+		return;
+	for (i = 0; i < 3; i++) {
+		if (!bconf_find_value(NULL, h, lists[i], &v))
+			continue;
+		for (; v; v = bconf_value_next(v)) {
+			const char *s = bconf_node_data(v);
+
+			n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+			if (!n || n >= sizeof(f) || (s[n] && s[n] != '.') ||
+			    isdigit((unsigned char)*s))
+				continue;	/* a variable, an expression */
+			memcpy(f, s, n);
+			f[n] = '\0';
+			if (hist_special(f) || common_field(f) ||
+			    (ke && kn_event_has_field(ke, f)) ||
+			    (d && synth_has_field(d->fields, f)) ||
+			    (vars && bconf_find_node(NULL, vars, f)))
+				continue;
+			diag(c, v, LINT_ERROR, "hist-field",
+			     "event %s:%s has no field '%s' (hist %s): the kernel fails the hist trigger",
+			     group, event, f, lists[i]);
+		}
+	}
+	if (bconf_find_value(NULL, h, "filter", &v) && v)
+		check_filter_fields(c, v, group, event);
+}
+
 static void check_hist(struct ctx *c, const struct bconf_node *h)
 {
 	static const char *const handlers[][2] = {
 		{ "onmax", "var" }, { "onchange", "var" }, { "onmatch", "event" },
 	};
-	const struct bconf_node *n, *v;
+	const struct bconf_node *n, *v, *e;
 	const char *p;
 	size_t len = 4, i;
 	bool has_inst = false;
@@ -645,6 +698,12 @@ static void check_hist(struct ctx *c, const struct bconf_node *h)
 			     "this histogram has no 'keys': the kernel ignores it (hist requires keys)");
 		return;
 	}
+	e = bconf_node_parent(h);
+	if (e && isdigit((unsigned char)*bconf_node_data(h)))
+		e = bconf_node_parent(e);
+	if (e && bconf_node_parent(e))
+		check_hist_fields(c, h, bconf_node_data(bconf_node_parent(e)),
+				  bconf_node_data(e));
 	len += list_len(h, "keys") + list_len(h, "values") + list_len(h, "sort");
 	if ((p = bconf_find_value(NULL, h, "size", NULL)))
 		len += 6 + strlen(p);

@@ -232,6 +232,11 @@ static void test_knowledge(struct unit *u)
 	UNIT_EXPECT_STR(u, lint_str("ftrace.event.synthetic.s {\n fields = \"u64 lat\", \"char comm[16]\"\n"
 				    " filter = \"lat > 1 && comm == x && bad < 2\"\n enable\n}\n", k),
 			"3:36:E:filter-field");
+	UNIT_EXPECT_STR(u, lint_str("ftrace.event.sched.sched_switch.hist {\n"
+				    " keys = nextpid, prev_pid.execname, common_pid\n"
+				    " values = hitcount, $x, v\n sort = hitcount.descending\n"
+				    " var.v = prev_pid\n filter = \"nxt > 1\"\n}\n", k),
+			"2:9:E:hist-field|6:12:E:filter-field");
 	UNIT_EXPECT_STR(u, lint_str("kernel.quiet\nkernel.trace_clock = global\n"
 				    "kernel.nosuch = 1\nkernel.mod.param = 1\nkernel.console = ttyS0\n", k),
 			"1:8:E:early-param|3:8:W:unknown-param");
