@@ -12,7 +12,10 @@
 # series (the kernel patch series: checkpatch, git am on both trees,
 # hostile trailers, limits, early cpio, trace_boot reporting, in QEMU),
 # analysis (trace-analysis on real boots), dracut (the delivery module with
-# real dracut runs, the kernel hooks, boots).
+# real dracut runs, the kernel hooks, boots), lint (`boottrace lint`: one
+# broken config per rule, the clean examples, a boot proving findings
+# right, the dracut hook), examples (the coverage table against the tree,
+# every example booted and checked).
 # Each suite's own output is shown; the last line is "N passed, N failed"
 # counting suites.  Environment: DIFF_N (configs for the diff suite).
 set -euo pipefail
@@ -20,7 +23,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
 
-all=(unit clang install shell compat diff kernel boot series analysis dracut)
+all=(unit clang install shell compat diff kernel boot series analysis dracut lint examples)
 
 suite_unit() { make -s -C bootconfig check && make -s -C trace-analysis check; }
 suite_clang()
@@ -47,6 +50,8 @@ suite_boot() { prove -v tests/boot/; }
 suite_series() { prove -v tests/kernel/; }
 suite_analysis() { prove -v tests/analysis/; }
 suite_dracut() { prove -v tests/dracut/; }
+suite_lint() { prove -v tests/lint/; }
+suite_examples() { prove -v tests/examples/; }
 
 [ $# -gt 0 ] || set -- "${all[@]}"
 passed=0
