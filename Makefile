@@ -2,7 +2,7 @@
 #
 #   make            build the user-space tools
 #   make check      install what is needed, build, run every test suite
-#                   (unit, clang, shell, compat, diff, boot); SUITES=...
+#                   (tests/run.sh lists them); SUITES="unit lint" runs some
 #   make demo       build everything, boot the default example, report
 #   make kernel     build (or reuse) the kernel: TREE=6.1|6.12
 #   make install    PREFIX=/usr/local DESTDIR= (also: make uninstall)
