@@ -29,6 +29,9 @@ and compiler).  Files:
             code: NAME early|setup|core (early_param is parsed before
             bootconfig is)
   events    GROUP EVENT FIELD... of every event the booted kernel has
+  module-events
+            GROUP EVENT MODULE of the trace events of out/modules/*.ko
+            (nm/objdump: not loaded at boot, so not in the boot's events)
   tracers, clocks, options
             available_tracers, trace_clock and trace_options of that kernel
 The events, tracers, clocks and options come from one QEMU boot of the
@@ -130,6 +133,34 @@ src=$(bt_tree_dir "$tree_ver")
 awk '{ k[$1] = (k[$1] == "" ? $2 : k[$1] "," $2) } END { for (n in k) print n, k[n] }' \
 	"$work/params.all" | LC_ALL=C sort >"$work/params"
 rm -f "$work/params.all"
+
+# Events of the build's modules (out/modules/*.ko; not loaded at boot):
+# GROUP EVENT MODULE.  An event is a trace_event_call "event_NAME" with a
+# tracepoint string "__tpstrtab_NAME"; its group is the module's
+# TRACE_SYSTEM string ("VAR__trace_system_name"; modules with one only).
+module_events()
+{
+	local ko sysv sec off name tmp group
+
+	for ko in "$kernel"/modules/*.ko; do
+		[ -f "$ko" ] || continue
+		name=$(basename "$ko" .ko)
+		sysv=$(nm "$ko" 2>/dev/null | awk '$3 ~ /__trace_system_name$/ { print $3 }')
+		[ "$(wc -w <<<"$sysv")" = 1 ] || continue
+		read -r sec off < <(objdump -t "$ko" |
+			awk -v s="$sysv" '$NF == s { print $(NF - 2), $1 }') || continue
+		tmp=$(mktemp "$work/ko.XXXXXX")
+		objcopy -O binary --only-section="$sec" "$ko" "$tmp" 2>/dev/null || continue
+		group=$(tail -c +$((16#$off + 1)) "$tmp" | tr '\0' '\n' | head -n1)
+		rm -f "$tmp"
+		[[ $group =~ ^[A-Za-z0-9_-]+$ ]] || continue
+		nm "$ko" | awk -v g="$group" -v m="$name" '
+			$3 ~ /^__tpstrtab_/ { tp[substr($3, 12)] = 1 }
+			$3 ~ /^event_/ && $3 !~ /^event_class_/ { ev[substr($3, 7)] = 1 }
+			END { for (e in ev) if (e in tp) print g, e, m }'
+	done | LC_ALL=C sort
+}
+module_events >"$work/module-events"
 
 # Events, tracers, clocks and options: one boot without bootconfig.
 conf="$work/knowledge.bconf"

@@ -181,6 +181,13 @@ int lint_knowledge_load(const char *dir, struct lint_knowledge **out,
 			return ret;
 		}
 	}
+	/* Optional (knowledge extracted before it existed): empty. */
+	if (load_list(dir, "module-events", &k->module_events) == -ENOENT)
+		k->module_events.items = calloc(1, sizeof(char *));
+	if (!k->module_events.items) {
+		lint_knowledge_free(k);
+		return -ENOMEM;
+	}
 	qsort(k->symbols.items, k->symbols.count, sizeof(char *), cmp_str);
 	qsort(k->params.items, k->params.count, sizeof(char *), cmp_word);
 	ret = index_events(k);
@@ -206,6 +213,7 @@ void lint_knowledge_free(struct lint_knowledge *k)
 	free_list(&k->clocks);
 	free_list(&k->options);
 	free_list(&k->params);
+	free_list(&k->module_events);
 	free(k->events);
 	free(k);
 }
@@ -282,4 +290,24 @@ bool kn_event_has_field(const struct kevent *e, const char *field)
 		p += n;
 	}
 	return false;
+}
+
+const char *kn_module_event(const struct lint_knowledge *k, const char *group,
+			    const char *event, char *buf, size_t size)
+{
+	size_t i, gl = strlen(group), el = event ? strlen(event) : 0;
+
+	for (i = 0; i < k->module_events.count; i++) {
+		const char *l = k->module_events.items[i], *m;
+
+		if (strncmp(l, group, gl) || l[gl] != ' ')
+			continue;
+		m = strchr(l + gl + 1, ' ');
+		if (!m || (event && ((size_t)(m - l - gl - 1) != el ||
+				     strncmp(l + gl + 1, event, el))))
+			continue;
+		snprintf(buf, size, "%s", m + 1);
+		return buf;
+	}
+	return NULL;
 }

@@ -19,7 +19,7 @@ struct kevent {
 
 struct lint_knowledge {
 	struct klist info, symbols, event_lines, tracers, clocks, options,
-		params;
+		params, module_events;
 	struct kevent *events;
 	size_t nevents;
 	const char *key;
@@ -35,5 +35,8 @@ bool kn_has_group(const struct lint_knowledge *k, const char *group);
 const struct kevent *kn_event(const struct lint_knowledge *k,
 			      const char *group, const char *name);
 bool kn_event_has_field(const struct kevent *e, const char *field);
+/* The module of the build that defines GROUP:EVENT (EVENT NULL: any). */
+const char *kn_module_event(const struct lint_knowledge *k, const char *group,
+			    const char *event, char *buf, size_t size);
 
 #endif /* BCONF_LINT_KNOWLEDGE_H */

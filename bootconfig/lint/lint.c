@@ -244,11 +244,50 @@ static bool event_exists(const struct ctx *c, const char *group,
 	return c->k && kn_event(c->k, group, name);
 }
 
+/*
+ * A group that is not there at boot: events of a module.  Kernels with the
+ * series' module-events patch keep the settings until the module loads;
+ * others fail them.  Returns true when reported.
+ */
+static bool unknown_module_event(struct ctx *c, const struct bconf_node *ev,
+				 const struct bconf_node *n, const char *group,
+				 const char *name)
+{
+	const struct lint_knowledge *k = c->k;
+	bool kept = strstr(k->series, "Apply-the-settings-of-module-events");
+	char mod[128];
+
+	if (!kn_module_event(k, group, NULL, mod, sizeof(mod))) {
+		if (!kept)
+			return false;
+		diag(c, n, LINT_WARNING, "module-event",
+		     "kernel %s has no event group '%s' at boot and none of its modules defines it: the kernel keeps these settings for a module that may never come (misspelt?)",
+		     k->key, group);
+		return true;
+	}
+	if (strcmp(name, "*") && !kn_module_event(k, group, name, mod, sizeof(mod))) {
+		diag(c, ev, LINT_ERROR, "event",
+		     "module %s of kernel %s has no event %s:%s", mod, k->key,
+		     group, name);
+		return true;
+	}
+	if (kept)
+		diag(c, n, LINT_NOTE, "module-event",
+		     "event group '%s' comes with module %s: the kernel applies these settings when it is loaded",
+		     group, mod);
+	else
+		diag(c, n, LINT_ERROR, "module-event",
+		     "event group '%s' comes with module %s, not loaded when trace_boot runs: kernel %s fails these settings (the series' module-events patch keeps them)",
+		     group, mod, k->key);
+	return true;
+}
+
 /* Report an unknown GROUP:EVENT at @n, with a did-you-mean. */
 static void unknown_event(struct ctx *c, const struct bconf_node *n,
 			  const char *group, const char *name)
 {
 	const struct lint_knowledge *k = c->k;
+	const struct bconf_node *ev = n;
 	const char *cand[1024];
 	const char *best;
 	int nc = 0;
@@ -272,12 +311,8 @@ static void unknown_event(struct ctx *c, const struct bconf_node *n,
 		best = closest(group, cand, NULL, nc);
 		if (!bconf_node_is_value(n) && bconf_node_parent(n))
 			n = bconf_node_parent(n);	/* at the group's word */
-		if (strstr(k->series, "Apply-the-settings-of-module-events")) {
-			diag(c, n, LINT_NOTE, "module-event",
-			     "kernel %s has no event group '%s' at boot: it keeps these settings until a module that defines the group is loaded (a misspelt group waits forever)",
-			     k->key, group);
+		if (unknown_module_event(c, ev, n, group, name))
 			return;
-		}
 		diag(c, n, LINT_ERROR, "event",
 		     "kernel %s has no event group '%s'%s%s%s",
 		     k->key, group, best ? ": did you mean '" : "",

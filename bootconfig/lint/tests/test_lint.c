@@ -184,7 +184,7 @@ static void test_long(struct unit *u)
 
 	snprintf(text, sizeof(text), "ftrace.event.a.b.filter = \"%0300d\"\n", 1);
 	UNIT_EXPECT_STR(u, lint_str(text, NULL), "1:27:W:long-setting");
-	UNIT_EXPECT_STR(u, lint_str(text, kn_long), "1:14:N:module-event");
+	UNIT_EXPECT_STR(u, lint_str(text, kn_long), "1:14:W:module-event");
 	snprintf(text, sizeof(text),
 		 "ftrace.event.sched.sched_switch.actions = \"%0300d\"\n", 1);
 	UNIT_EXPECT_STR(u, lint_str(text, kn_nolong), "1:43:E:long-setting");
@@ -215,7 +215,15 @@ static void test_knowledge(struct unit *u)
 	/* With the module-events patch an unknown group may come with a module. */
 	UNIT_EXPECT_STR(u, lint_str("ftrace.event.schd.sched_switch.enable\n"
 				    "ftrace.event.sched.sched_swtch.enable\n", kn_long),
-			"1:14:N:module-event|2:20:E:event");
+			"1:14:W:module-event|2:20:E:event");
+	/* Events of the build's modules: kept with the patch, failed without. */
+	UNIT_EXPECT_STR(u, lint_str("ftrace.event.sample-trace.foo_bar.enable\n"
+				    "ftrace.event.sample-trace.nope.enable\n", kn_long),
+			"1:14:N:module-event|2:27:E:event");
+	UNIT_EXPECT_STR(u, lint_msg("ftrace.event.sample-trace.foo_bar.enable\n", kn_long),
+			"event group 'sample-trace' comes with module trace-events-sample: the kernel applies these settings when it is loaded");
+	UNIT_EXPECT_STR(u, lint_str("ftrace.event.sample-trace.foo_bar.enable\n", kn_nolong),
+			"1:14:E:module-event");
 	UNIT_EXPECT_STR(u, lint_str("ftrace.event.schd {\n a.enable\n b.enable\n}\n", k),
 			"1:14:E:event");
 	UNIT_EXPECT_STR(u, lint_str("ftrace.events = sched:sched_switch, sched:x, \"sched:*\", irq, irqq\n", k),
@@ -279,6 +287,9 @@ static void make_kn(const char *dir, bool long_settings)
 	write_file(dir, "clocks", "local\nglobal\ncounter\n");
 	write_file(dir, "options", "sym-addr\nsym-offset\nprint-parent\n");
 	write_file(dir, "params", "console setup\nquiet early\ntrace_clock setup\n");
+	write_file(dir, "module-events",
+		   "sample-trace foo_bar trace-events-sample\n"
+		   "sample-trace foo_bar_with_cond trace-events-sample\n");
 }
 
 static void test_load_errors(struct unit *u)
