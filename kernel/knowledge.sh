@@ -98,7 +98,7 @@ meta()
 	sed -n "s/^$1=//p" "$kernel/metadata" | head -n1
 }
 
-bt_need_pkgs trace-cmd
+bt_need_pkgs trace-cmd binutils
 mkdir -p "$(dirname "$dest")"
 # One extraction per key at a time (parallel test files ask for the same).
 exec 8>"$(dirname "$dest")/.$key.lock"
