@@ -4,7 +4,9 @@
 # [rule]) with the test kernel's knowledge, and exactly the
 # "# expect-nokernel:" ones without it; "# expect-series:" and
 # "# expect-noseries:" lines apply when the kernel has (or lacks) the
-# boottrace series.  The exit status follows: 1 with an error, else 0.
+# boottrace series; "# expect-modpatch:" and "# expect-nomodpatch:" when it
+# has (or lacks) the module-events patch.  The exit status follows: 1 with
+# an error, else 0.
 set -uo pipefail
 . "$(dirname "$0")/tap.sh"
 
@@ -12,6 +14,11 @@ t_lint_setup
 cases=("$BT_TOP"/tests/lint/cases/*.bconf)
 t_plan $((4 * ${#cases[@]} + 5))
 if [ "$T_LONG" = yes ]; then series=expect-series; else series=expect-noseries; fi
+if grep -q '^series=.*Apply-the-settings-of-module-events' "$T_KN/info"; then
+	modpatch=expect-modpatch
+else
+	modpatch=expect-nomodpatch
+fi
 
 # lint_run FILE [ARGS]: GOT = the diagnostics without the file name, LRC.
 lint_run()
@@ -31,7 +38,7 @@ want_rc()
 for f in "${cases[@]}"; do
 	rule=$(basename "$f" .bconf)
 	grep -q "\[$rule\]" "$f" || echo "# $rule.bconf names no [$rule] diagnostic"
-	want=$(t_lint_expect "$f" expect "$series")
+	want=$(t_lint_expect "$f" expect "$series" "$modpatch")
 	lint_run "$f" --knowledge "$T_KN"
 	t_is "$GOT" "$want" "$rule: diagnostics with kernel $T_KEY"
 	t_is "$LRC" "$(want_rc "$want")" "$rule: exit status with the kernel"

@@ -1,9 +1,11 @@
 #!/bin/bash
 # A boot proves the lint right: kernel-fails.bconf packs settings the lint
 # rejects (one per rule of a sample of rules).  `boottrace boot` refuses it
-# before booting; booted anyway (--no-lint), the kernel fails every setting
-# the lint reported as an error and applies the one it accepted, as
-# `boottrace check` on the bundle shows (boot_status, tracefs, dmesg).
+# before booting; booted anyway (--no-lint), the kernel does not apply any
+# setting the lint reported as an error (it fails it, or with the
+# module-events patch keeps a misspelt event pending forever) and applies
+# the one it accepted, as `boottrace check` on the bundle shows
+# (boot_status, tracefs, dmesg).
 set -uo pipefail
 . "$(dirname "$0")/tap.sh"
 
@@ -33,7 +35,7 @@ t_is "$T_RC" 0 "booted anyway with --no-lint"
 	echo "bootconfig loaded"
 	# a histogram is one setting: ftrace.event.G.E.hist[.N]
 	sed 's/\(\.hist\(\.[0-9][^.]*\)\?\)\..*/\1/' "$T_TMP/errors" |
-		awk '{ print "failed " $2 "*" }'
+		awk '{ print "not applied " $2 "*" }'
 
 	echo "applied ftrace.event.sched.sched_switch.enable"
 } >"$T_TMP/expect"
@@ -41,7 +43,7 @@ t_is "$T_RC" 0 "booted anyway with --no-lint"
 sed 's/^/# /' "$T_TMP/check" | cut -c1-200
 t_grep "$T_TMP/check" '^ok +bootconfig loaded' "the kernel loaded the config"
 while read -r rule key; do
-	t_grep "$T_TMP/check" "^ok +failed $key\\*" "$rule: the kernel failed $key"
+	t_grep "$T_TMP/check" "^ok +not applied $key\\*" "$rule: the kernel did not apply $key"
 done < <(sed 's/\(\.hist\(\.[0-9][^.]*\)\?\)\..*/\1/' "$T_TMP/errors")
 t_grep "$T_TMP/check" '^ok +applied ftrace.event.sched.sched_switch.enable' \
 	"the setting the lint accepted was applied"
