@@ -12,7 +12,8 @@ BT_TOP=${BT_TOP:-$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pw
 . "$BT_TOP/scripts/lib.sh"
 
 # Bump when the way a kernel is produced from the same inputs changes.
-BT_KERNEL_RECIPE=1
+# 2: modules (=m symbols of the fragments) are built and copied to out/modules/.
+BT_KERNEL_RECIPE=2
 
 usage()
 {
@@ -22,7 +23,8 @@ usage: kernel/build.sh [--tree 6.1|6.12] [--config EXTRA.config]... [options]
 
 Build boottrace's kernel (or reuse the cached one) and print the absolute
 path of its bzImage on stdout (the only thing printed on stdout).  Next to it:
-System.map, .config, kernelrelease, metadata and build.log.
+System.map, .config, kernelrelease, metadata, build.log and, when the config
+has modules (=m), modules/*.ko.
 
   --tree 6.1|6.12     packaged source tree to use (default 6.1; installs
                       the linux-source-<tree> package when missing)
@@ -361,8 +363,11 @@ if ! flock -n 9; then
 fi
 t=$SECONDS
 read -r hits0 miss0 < <(ccache_counts)
-step "make -j$jobs bzImage (ccache $CCACHE_DIR)"
-kmake bzImage || fail "make bzImage failed"
+# Modules only when the fragments ask for some (=m).
+targets=(bzImage)
+! grep -q '=m$' "$obj/.config" || targets+=(modules)
+step "make -j$jobs ${targets[*]} (ccache $CCACHE_DIR)"
+kmake "${targets[@]}" || fail "make ${targets[*]} failed"
 read -r hits1 miss1 < <(ccache_counts)
 build_secs=$((SECONDS - t))
 step "bzImage built in ${build_secs}s (ccache: $((hits1 - hits0)) hits, $((miss1 - miss0)) misses)"
@@ -372,6 +377,12 @@ release=$(make -s -C "$src" O="$obj" CC="ccache gcc" kernelrelease 2>>"$log") ||
 	fail "make kernelrelease failed"
 mkdir "$tmp/out"
 cp "$obj/arch/x86/boot/bzImage" "$obj/System.map" "$obj/.config" "$tmp/out/"
+if [ "${#targets[@]}" -gt 1 ]; then
+	# Flat: out/modules/NAME.ko (insmod needs no depmod tree)
+	mkdir "$tmp/out/modules"
+	find "$obj" -name '*.ko' -exec cp {} "$tmp/out/modules/" \; ||
+		fail "copying the modules failed"
+fi
 printf '%s\n' "$release" >"$tmp/out/kernelrelease"
 {
 	printf 'tree=linux-source-%s\n' "$tree"
@@ -381,6 +392,7 @@ printf '%s\n' "$release" >"$tmp/out/kernelrelease"
 	printf 'recipe=%s\n' "$BT_KERNEL_RECIPE"
 	printf 'series_hash=%s\n' "$series_hash"
 	printf 'series=%s\n' "${patches[*]-}"
+	printf 'modules=%s\n' "$(find "$tmp/out" -name '*.ko' -printf '%f ')"
 	printf 'fragment_hash=%s\n' "$fragment_hash"
 	printf 'fragments=%s\n' "${fragments[*]}"
 	printf 'compiler=%s\n' "$cc_version"
