@@ -1,0 +1,190 @@
+#!/bin/bash
+# kernel/per-patch.sh - build the kernel once per prefix of the series.
+#
+# "Each patch builds and boots on its own": this builds the tree with the
+# first 0, 1, ..., N patches of the series, incrementally in one build
+# directory (each step recompiles only what the patch touches), and prints
+# one line per prefix.  tests/kernel/05-per-patch.t boots every image.
+set -euo pipefail
+
+BT_TOP=${BT_TOP:-$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)}
+# shellcheck source=../scripts/lib.sh
+. "$BT_TOP/scripts/lib.sh"
+
+# Bump when the way a prefix image is produced changes.
+BT_PER_PATCH_RECIPE=1
+
+usage()
+{
+	cat <<'USAGE'
+usage: kernel/per-patch.sh [--tree 6.1|6.12] [--series FILE] [--config EXTRA.config]...
+
+Build the kernel with each prefix of the series: none of the patches (the
+packaged tree), the first patch, the first two, ..., the whole series, and
+print one line per prefix on stdout:
+
+    INDEX PATCH DIR
+
+INDEX counts the patches applied (0 = none), PATCH is the last one applied
+("-" for 0) and DIR holds bzImage, System.map, kernelrelease and metadata.
+
+The Kconfig is the one of the whole-series kernel that kernel/build.sh
+builds (or reuses) with the same --tree, --series and --config options;
+each prefix runs `make olddefconfig` on it, so symbols that a later patch
+adds are simply absent before it.  The prefixes are built one after the
+other in one build directory (an incremental `make bzImage` per patch,
+through ccache) and cached in $BOOTTRACE_CACHE/per-patch/<tree>-<key>/,
+keyed by the tree's package version, the config, the compiler and the
+names and contents of the patches of the prefix.  A patch that does not
+apply or a prefix that does not build stops with an error naming the patch.
+
+  --tree 6.1|6.12     packaged source tree (default 6.1)
+  --series FILE       series file (default: what kernel/build.sh uses)
+  --config FILE       extra Kconfig fragment, passed to kernel/build.sh
+  -h, --help          this help
+
+Environment: BOOTTRACE_CACHE, BOOTTRACE_JOBS (make -j, default nproc).
+USAGE
+}
+
+tree=6.1
+build_args=()
+series_file=
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-h | --help) usage; exit 0 ;;
+	--tree) [ $# -ge 2 ] || bt_die "--tree needs an argument (6.1 or 6.12)"
+		tree=$2; shift ;;
+	--series) [ $# -ge 2 ] || bt_die "--series needs a file"
+		series_file=$2; shift ;;
+	--config) [ $# -ge 2 ] || bt_die "--config needs a fragment file"
+		build_args+=(--config "$2"); shift ;;
+	*) usage >&2; bt_die "unknown argument '$1'" ;;
+	esac
+	shift
+done
+
+tree=$(bt_tree_series "$tree")
+if [ -z "$series_file" ]; then
+	series_file="$BT_TOP/kernel/series"
+	[ ! -f "$BT_TOP/kernel/series-$tree" ] || series_file="$BT_TOP/kernel/series-$tree"
+fi
+[ -f "$series_file" ] || bt_die "series file $series_file not found"
+series_file=$(readlink -f "$series_file")
+
+# The whole-series kernel first: its .config is every prefix's config, and
+# build.sh has already checked the series and the fragments.
+full=$("$BT_TOP/kernel/build.sh" --tree "$tree" --series "$series_file" \
+	${build_args[@]+"${build_args[@]}"})
+config="$(dirname "$full")/.config"
+mapfile -t patches < <(sed 's/#.*//; s/[[:space:]]//g; /^$/d' "$series_file")
+# A snapshot of the patches: what is hashed is what is applied, even when
+# someone edits kernel/patches/ meanwhile.
+patch_dir=$(mktemp -d "${TMPDIR:-/tmp}/bt-per-patch.XXXXXX")
+trap 'rm -rf "$patch_dir"' EXIT
+for p in ${patches[@]+"${patches[@]}"}; do
+	cp "$(dirname "$series_file")/patches/$p" "$patch_dir/" ||
+		bt_die "$series_file: patch '$p' not found"
+done
+
+pkgver=$(bt_tree_pkgver "$tree")
+cache=$(bt_cache_dir)
+cache=$(cd "$cache" && pwd -P)
+base=$(printf 'recipe=%s\ntree=%s %s\nconfig=%s\ngcc=%s\nld=%s\n' \
+	"$BT_PER_PATCH_RECIPE" "$tree" "$pkgver" "$(bt_hash "$config")" \
+	"$(gcc --version | head -n1)" "$(ld --version | head -n1)")
+
+# key_of N: the cache key of the prefix of N patches.
+key_of()
+{
+	local n=$1 i
+
+	{
+		printf '%s' "$base"
+		for ((i = 0; i < n; i++)); do
+			printf '%s %s\n' "${patches[i]}" "$(bt_hash "$patch_dir/${patches[i]}")"
+		done
+	} | sha256sum | cut -c1-16
+}
+
+declare -a dirs=()
+todo=0
+for ((n = 0; n <= ${#patches[@]}; n++)); do
+	dirs[n]="$cache/per-patch/$tree-$(key_of "$n")"
+	[ -f "${dirs[n]}/bzImage" ] || todo=1
+done
+
+print_all()
+{
+	local n name
+
+	for ((n = 0; n <= ${#patches[@]}; n++)); do
+		name=-
+		[ "$n" = 0 ] || name=${patches[n - 1]}
+		printf '%d %s %s\n' "$n" "$name" "${dirs[n]}"
+	done
+}
+
+if [ "$todo" = 0 ]; then
+	bt_log "per-patch: all $((${#patches[@]} + 1)) prefixes cached"
+	print_all
+	exit 0
+fi
+
+bt_need_pkgs make flex bison bc libelf-dev libssl-dev ccache patch xz-utils cpio
+mkdir -p "$cache/per-patch"
+exec 8>"$cache/per-patch/.lock"
+flock 8
+work=$(mktemp -d "$cache/per-patch/work.XXXXXX")
+trap 'rm -rf "$work" "$patch_dir"' EXIT
+trap 'exit 130' INT TERM
+src=$work/src obj=$work/obj log=$work/build.log
+: >"$log"
+
+jobs=${BOOTTRACE_JOBS:-$(nproc)}
+export CCACHE_DIR="$cache/ccache" CCACHE_BASEDIR="$cache"
+export KBUILD_BUILD_USER=boottrace KBUILD_BUILD_HOST=boottrace
+
+kmake()
+{
+	nice -n 10 make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" \
+		-j"$jobs" "$@" >>"$log" 2>&1
+}
+
+# build_prefix N: make bzImage with the first N patches applied and store it.
+build_prefix()
+{
+	local n=$1 dir=${dirs[$1]} tmp t=$SECONDS name=-
+
+	[ "$n" = 0 ] || name=${patches[n - 1]}
+	cp "$config" "$obj/.config"
+	kmake olddefconfig || bt_die "per-patch: make olddefconfig failed after $name (log: $log)"
+	exec 9>"$cache/kernels/.build.lock"
+	flock 9
+	kmake bzImage || {
+		tail -n 30 "$log" >&2
+		bt_die "per-patch: the kernel does not build with the series up to $name"
+	}
+	exec 9>&-
+	tmp=$(mktemp -d "$cache/per-patch/new.XXXXXX")
+	cp "$obj/arch/x86/boot/bzImage" "$obj/System.map" "$tmp/"
+	make -s -C "$src" O="$obj" kernelrelease >"$tmp/kernelrelease" 2>>"$log"
+	printf 'tree=%s %s\nprefix=%d\npatch=%s\nbuild_seconds=%d\n' \
+		"$tree" "$pkgver" "$n" "$name" "$((SECONDS - t))" >"$tmp/metadata"
+	rm -rf "$dir"
+	mv "$tmp" "$dir"
+	bt_log "per-patch: [$n/${#patches[@]}] $name built in $((SECONDS - t))s"
+}
+
+cp -al "$(bt_tree_dir "$tree")" "$src"
+mkdir -p "$cache/kernels" "$obj"
+for ((n = 0; n <= ${#patches[@]}; n++)); do
+	if [ "$n" -gt 0 ]; then
+		patch -d "$src" -p1 --batch --forward --fuzz=0 --no-backup-if-mismatch \
+			-s -i "$patch_dir/${patches[n - 1]}" >>"$log" 2>&1 ||
+			bt_die "per-patch: ${patches[n - 1]} does not apply after the first $((n - 1)) patches"
+	fi
+	[ -f "${dirs[n]}/bzImage" ] || build_prefix "$n"
+done
+print_all
