@@ -8,7 +8,7 @@
 # file system is mounted and prints KTAP on the console; the boot then
 # ends in the "Unable to mount root fs" panic.  Every case must pass (no
 # skip), the suite must have its 12 cases, and KASAN/UBSAN must stay
-# quiet.  1 boot.
+# quiet (4-level paging: see 15-sanitize.t).  1 boot.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -32,7 +32,7 @@ cfg=$(dirname "$bz")/.config
 t_grep "$cfg" '^CONFIG_BOOTCONFIG_KUNIT_TEST=y$' "the kernel has the suite built in"
 
 log=$T_TMP/console.log
-timeout -k 5 600 qemu-system-x86_64 -accel tcg -cpu max -machine pc -smp 2 \
+timeout -k 5 600 qemu-system-x86_64 -accel tcg -cpu max,la57=off -machine pc -smp 2 \
 	-m 512 -nodefaults -display none -no-reboot \
 	-serial "file:$log" -kernel "$bz" \
 	-append "console=ttyS0 panic=-1" >"$T_TMP/qemu.out" 2>&1
