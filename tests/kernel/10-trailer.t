@@ -65,13 +65,7 @@ t_ok "16-byte initrd: no oops" k_no_oops "$log"
 # (over XBC_DATA_MAX: rejected before the series); 2 NULs after the
 # magic, as a boot loader aligning the initrd would add.
 big=$T_TMP/big.bconf
-{
-	printf 'kernel.boottrace_kt = "big"\n'
-	n=$((32766 - 28 - 7))
-	printf 'k = "'
-	head -c "$n" /dev/zero | tr '\0' x
-	printf '"\n'
-} >"$big"
+k_sized_conf big 32766 "$big"
 t_is "$(stat -c %s "$big")" 32766 "big config is 32766 bytes"
 t_ok "our bootconfig tool accepts it" "$BT_TOP/bin/boottrace" bootconfig "$big"
 img=$T_TMP/big.img

@@ -97,12 +97,7 @@ t_grep "$T_TMP/short.log" "'bootconfig' found on command line, but no bootconfig
 
 # 6. 32766 bytes + 3 padding + 2 NULs after the magic, at an odd offset
 big=$T_TMP/big.bconf
-{
-	printf 'kernel.boottrace_kt = "big"\n'
-	printf 'k = "'
-	head -c $((32766 - 28 - 7)) /dev/zero | tr '\0' x
-	printf '"\n'
-} >"$big"
+k_sized_conf big 32766 "$big"
 img=$T_TMP/big.img
 { cat "$tiny"; printf 'x'; } >"$img"
 k_trailer "$big" "$img" 3 "" "" 2

@@ -46,12 +46,7 @@ applied()
 
 # 32767 bytes of text: with its NUL one byte over XBC_DATA_MAX
 c=$T_TMP/toobig.bconf
-{
-	printf 'kernel.boottrace_kt = "toobig"\n'
-	printf 'k = "'
-	head -c $((32767 - 31 - 7)) /dev/zero | tr '\0' x
-	printf '"\n'
-} >"$c"
+k_sized_conf toobig 32767 "$c"
 t_is "$(stat -c %s "$c")" 32767 "toobig config is 32767 bytes"
 # no padding: size 32768 passes the footer's bound (32767 + 3 bytes of
 # padding) and the text is rejected by the parser's own limit

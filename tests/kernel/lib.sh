@@ -22,6 +22,7 @@
 #   k_boot NAME INITRD [boot options]
 #                            boot K_BZ with INITRD into $T_TMP/NAME
 #   k_no_oops BUNDLE_OR_LOG  ok when the console shows no oops/BUG/KASAN
+#   k_sized_conf NAME SIZE OUT  a SIZE-byte config setting boottrace_kt=NAME
 # shellcheck disable=SC2034 # K_* are read by the test files
 
 # shellcheck source=../boot/tap.sh
@@ -100,6 +101,20 @@ k_trailer()
 		head -c "$post" /dev/zero
 	} >>"$out"
 	rm -f "$data"
+}
+
+# k_sized_conf NAME SIZE OUT: a config of exactly SIZE bytes that sets
+# kernel.boottrace_kt = NAME and pads with a long value of key k.
+k_sized_conf()
+{
+	local head="kernel.boottrace_kt = \"$1\""$'\n'
+
+	{
+		printf '%s' "$head"
+		printf 'k = "'
+		head -c $(($2 - ${#head} - 7)) /dev/zero | tr '\0' x
+		printf '"\n'
+	} >"$3"
 }
 
 # k_skip DESC REASON: a TAP test skipped for REASON.
