@@ -45,7 +45,7 @@ t_boot failures --no-lint "$BT_TOP/tests/analysis/failures.bconf"
 report failures "$T_TMP/failures"
 o=$T_TMP/failures.out
 t_is "$R" 1 "failures: report exits 1"
-t_grep "$o" '^  FAILED +ftrace.event.nosuchgroup.nosuchevent.enable' "failures: unknown event by key"
+t_grep "$o" '^  FAILED +ftrace.event.sched.nosuchevent.enable' "failures: unknown event by key"
 t_grep "$o" '^  FAILED +ftrace.event.task.task_rename.filter' "failures: bad filter by key"
 t_grep "$o" 'filter rejected: ' "failures: bad filter reason"
 t_grep "$o" '^  FAILED +ftrace.instance.badtracer.tracer' "failures: unknown tracer by key"

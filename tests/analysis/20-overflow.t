@@ -20,11 +20,11 @@ grep -q '^series=.*0010-tracing-boot-Add-a-boot_status-file' \
 # The settings of overflow.bconf that must fail, as boot_status names them
 # (an event that does not exist is reported on the event's key).
 top_failed=(ftrace.options ftrace.tracing_on ftrace.trace_clock
-	ftrace.buffer_size ftrace.cpumask ftrace.event.nosuchgroup.nosuchevent
+	ftrace.buffer_size ftrace.cpumask ftrace.event.sched.nosuchevent
 	ftrace.event.task.task_rename.filter ftrace.event.task.task_newtask.actions
 	ftrace.event.initcall.initcall_finish.hist
 	ftrace.event.kprobes.badprobe.probes ftrace.events ftrace.tracer)
-bad_failed=(options trace_clock buffer_size cpumask event.nosuchgroup.nosuchevent
+bad_failed=(options trace_clock buffer_size cpumask event.sched.nosuchevent
 	event.task.task_newtask.filter events ftrace.filters tracer)
 nfail=$((${#top_failed[@]} + ${#bad_failed[@]}))
 t_plan $((nfail + 16))
