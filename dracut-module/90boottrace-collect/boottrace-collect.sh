@@ -205,8 +205,9 @@ load_modules()
 			fi
 		done
 	done
-	# Give the modules' events a moment to fire.
-	sleep 2
+	# Give the modules' events a moment to fire (the sample module emits
+	# one event a second; under TCG a loaded host delays it).
+	sleep 4
 }
 
 extract()
