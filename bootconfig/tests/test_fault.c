@@ -984,12 +984,21 @@ static void test_kill_random(struct unit *u)
 	printf("  random kills: seed %llu (set BCONF_FAULT_SEED to repeat)\n",
 	       (unsigned long long)seed);
 	fixture_init(&f, "initrd.img", 24u << 20, 1, 12);
-	fixture_reset(&f);
-	t0 = now_ms();
-	pid = spawn_op(OP_APPLY, f.path, 0);
-	waitpid(pid, &status, 0);
-	dur = now_ms() - t0;
-	UNIT_EXPECT(u, WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/*
+	 * The shortest of three runs: the first one also warms the page
+	 * cache, and delays scaled on it would mostly land after the rename.
+	 */
+	dur = -1;
+	for (int i = 0; i < 3; i++) {
+		fixture_reset(&f);
+		t0 = now_ms();
+		pid = spawn_op(OP_APPLY, f.path, 0);
+		waitpid(pid, &status, 0);
+		t0 = now_ms() - t0;
+		if (dur < 0 || t0 < dur)
+			dur = t0;
+		UNIT_EXPECT(u, WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
 	s = seed;
 	for (int i = 0; i < rounds; i++) {
 		unsigned char r[4];
