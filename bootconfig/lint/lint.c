@@ -546,6 +546,17 @@ static bool synth_has_field(const struct bconf_node *v, const char *field)
 	return false;
 }
 
+/* Whether @s is one of the @n strings of @names. */
+static bool in_names(const char *s, const char *const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return true;
+	return false;
+}
+
 static bool common_field(const char *f)
 {
 	static const char *const names[] = {
@@ -553,12 +564,8 @@ static bool common_field(const char *f)
 		"common_preempt_count", "common_cpu", "common_comm",
 		"common_timestamp", "CPU", "COMM", "cpu", "comm",
 	};
-	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(f, names[i]))
-			return true;
-	return false;
+	return in_names(f, names, sizeof(names) / sizeof(names[0]));
 }
 
 /* Check the field names of a filter: identifiers before an operator. */
@@ -661,12 +668,8 @@ static bool hist_special(const char *f)
 		"hitcount", "common_timestamp", "stacktrace",
 		"common_stacktrace", "cpu", "common_cpu",
 	};
-	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(f, names[i]))
-			return true;
-	return false;
+	return in_names(f, names, sizeof(names) / sizeof(names[0]));
 }
 
 /* The fields named by keys, values and sort: FIELD[.MODIFIER]... */
