@@ -32,10 +32,7 @@ san_boot()
 {
 	local name=$1 initrd=$2 cmdline=${3:-bootconfig} log=$T_TMP/$1.log
 
-	timeout -k 5 900 qemu-system-x86_64 -accel tcg -cpu max,la57=off -machine pc \
-		-smp 2 -m 512 -nodefaults -display none -no-reboot \
-		-serial "file:$log" -kernel "$K_BZ" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 $cmdline" >/dev/null 2>&1
+	k_qemu_bare 900 "$K_BZ" "$log" "$cmdline" "$initrd"
 	t_grep "$log" 'Kernel panic - not syncing: VFS: Unable to mount root' \
 		"$name: boots past the loader to the no-root panic"
 	t_ok "$name: no KASAN/UBSAN report, warning or oops" k_no_oops "$log"

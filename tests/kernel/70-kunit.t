@@ -32,10 +32,7 @@ cfg=$(dirname "$bz")/.config
 t_grep "$cfg" '^CONFIG_BOOTCONFIG_KUNIT_TEST=y$' "the kernel has the suite built in"
 
 log=$T_TMP/console.log
-timeout -k 5 600 qemu-system-x86_64 -accel tcg -cpu max,la57=off -machine pc -smp 2 \
-	-m 512 -nodefaults -display none -no-reboot \
-	-serial "file:$log" -kernel "$bz" \
-	-append "console=ttyS0 panic=-1" >"$T_TMP/qemu.out" 2>&1
+k_qemu_bare 600 "$bz" "$log" ""
 t_grep "$log" 'Unable to mount root fs' "the boot went past KUnit (root fs panic)"
 
 # KTAP without the printk timestamps

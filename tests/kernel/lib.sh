@@ -23,6 +23,8 @@
 #                            boot K_BZ with INITRD into $T_TMP/NAME
 #   k_no_oops BUNDLE_OR_LOG  ok when the console shows no oops/BUG/KASAN
 #   k_sized_conf NAME SIZE OUT  a SIZE-byte config setting boottrace_kt=NAME
+#   k_qemu_bare SECONDS BZIMAGE LOG CMDLINE [INITRD]
+#                            device-less TCG boot to the kernel's panic
 # shellcheck disable=SC2034 # K_* are read by the test files
 
 # shellcheck source=../boot/tap.sh
@@ -101,6 +103,22 @@ k_trailer()
 		head -c "$post" /dev/zero
 	} >>"$out"
 	rm -f "$data"
+}
+
+# k_qemu_bare SECONDS BZIMAGE LOG CMDLINE [INITRD]: boot BZIMAGE under
+# TCG with no devices but the serial console (into LOG) until the
+# kernel's panic ends QEMU (-no-reboot, panic=-1), or SECONDS pass.  For kernels that cannot run the
+# collector (the KASAN kernel hangs in virtio_blk's probe) and for
+# checks made before /init.  4-level paging: with 5-level paging 6.1's
+# KASAN sometimes reports a wild access in __common_interrupt.
+k_qemu_bare()
+{
+	local secs=$1 bz=$2 log=$3 cmdline=$4 initrd=${5:-}
+
+	timeout -k 5 "$secs" qemu-system-x86_64 -accel tcg -cpu max,la57=off \
+		-machine pc -smp 2 -m 512 -nodefaults -display none -no-reboot \
+		-serial "file:$log" -kernel "$bz" ${initrd:+-initrd "$initrd"} \
+		-append "console=ttyS0 panic=-1 $cmdline" >/dev/null 2>&1
 }
 
 # k_sized_conf NAME SIZE OUT: a config of exactly SIZE bytes that sets
