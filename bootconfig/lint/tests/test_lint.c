@@ -275,7 +275,7 @@ static void make_kn(const char *dir, bool long_settings)
 	}
 	snprintf(info, sizeof(info),
 		 "key=test-key\ntree=linux-source-6.1\nseries=%s\nlong_settings=%s\n",
-		 long_settings ? "0003-bootconfig-Allow-composing-keys-of-XBC_DEPTH_MAX-words.patch 0011-tracing-boot-Apply-the-settings-of-module-events-when-the-module-is-loaded.patch" : "",
+		 long_settings ? "0003-bootconfig-Allow-composing-keys-of-XBC_DEPTH_MAX-words.patch 0012-tracing-boot-Apply-the-settings-of-module-events-when-the-module-is-loaded.patch" : "",
 		 long_settings ? "yes" : "no");
 	write_file(dir, "info", info);
 	write_file(dir, "symbols", "do_one_initcall\nvfs_open\nvfs_read\nvfs_write\n");
