@@ -25,6 +25,10 @@
 #   k_sized_conf NAME SIZE OUT  a SIZE-byte config setting boottrace_kt=NAME
 #   k_qemu_bare SECONDS BZIMAGE LOG CMDLINE [INITRD]
 #                            device-less TCG boot to the kernel's panic
+#   k_mod_initrd BZIMAGE OUT CONF [FILE...]
+#                            initrd with BZIMAGE's sample module (and
+#                            FILEs) in /boottrace/, the base image, and
+#                            CONF as trailer (needs K_BASE)
 # shellcheck disable=SC2034 # K_* are read by the test files
 
 # shellcheck source=../boot/tap.sh
@@ -119,6 +123,27 @@ k_qemu_bare()
 		-machine pc -smp 2 -m 512 -nodefaults -display none -no-reboot \
 		-serial "file:$log" -kernel "$bz" ${initrd:+-initrd "$initrd"} \
 		-append "console=ttyS0 panic=-1 $cmdline" >/dev/null 2>&1
+}
+
+# k_mod_initrd BZIMAGE OUT CONF [FILE...]: an uncompressed cpio with the
+# trace-events sample module of BZIMAGE's build (and FILEs) in
+# /boottrace/, dracut's (zstd) base image $K_BASE, then CONF as bootconfig
+# trailer.  The cpio goes first: the kernel cannot find an archive that
+# follows a zstd one.  Its own top directory: a cpio `lib` directory would
+# shadow the image's /lib -> usr/lib symlink.
+k_mod_initrd()
+{
+	local ko=${1%/*}/modules/trace-events-sample.ko out=$2 conf=$3 rd size
+	shift 3
+
+	[ -f "$ko" ] || { echo "Bail out! no $ko (kernel/build.sh builds it with CONFIG_SAMPLE_TRACE_EVENTS=m)"; exit 1; }
+	rd=$(mktemp -d "$T_TMP/modroot.XXXXXX")
+	mkdir -p "$rd/boottrace"
+	cp "$ko" "$@" "$rd/boottrace/"
+	(cd "$rd" && find boottrace | cpio --quiet -o -H newc) >"$rd.cpio"
+	cat "$rd.cpio" "$K_BASE" >"$out"
+	size=$(($(stat -c %s "$out") + $(stat -c %s "$conf") + 1 + 20))
+	k_trailer "$conf" "$out" $(((4 - size % 4) % 4))
 }
 
 # k_sized_conf NAME SIZE OUT: a config of exactly SIZE bytes that sets
