@@ -278,16 +278,12 @@ logged()
 }
 
 jobs=${BOOTTRACE_JOBS:-$(nproc)}
-export CCACHE_DIR="$cache/ccache"
-# Paths below the cache are hashed relative to the build directory, so a
-# build in a fresh build.XXXXXX (obj -> ../src) hits the same entries.
-export CCACHE_BASEDIR="$cache"
-export KBUILD_BUILD_USER=boottrace KBUILD_BUILD_HOST=boottrace
+export BOOTTRACE_JOBS=$jobs
+bt_kbuild_env "$cache"
 
 kmake()
 {
-	logged nice -n 10 make -C "$src" O="$obj" CC="ccache gcc" \
-		HOSTCC="ccache gcc" -j"$jobs" "$@"
+	logged bt_kmake "$src" "$obj" "$@"
 }
 
 # ccache's counters, for the metadata: "hits misses".

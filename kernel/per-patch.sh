@@ -142,14 +142,11 @@ trap 'exit 130' INT TERM
 src=$work/src obj=$work/obj log=$work/build.log
 : >"$log"
 
-jobs=${BOOTTRACE_JOBS:-$(nproc)}
-export CCACHE_DIR="$cache/ccache" CCACHE_BASEDIR="$cache"
-export KBUILD_BUILD_USER=boottrace KBUILD_BUILD_HOST=boottrace
+bt_kbuild_env "$cache"
 
 kmake()
 {
-	nice -n 10 make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" \
-		-j"$jobs" "$@" >>"$log" 2>&1
+	bt_kmake "$src" "$obj" "$@" >>"$log" 2>&1
 }
 
 # build_prefix N: make bzImage with the first N patches applied and store it.

@@ -11,6 +11,8 @@
 #   bt_tree_pkgver S         version of the installed linux-source-S package
 #   bt_tree_dir [S]          extract the packaged tree once, print its path
 #   bt_hash FILE|DIR...      sha256 over files (directories: sorted contents)
+#   bt_kbuild_env CACHE      export the environment of every kernel build
+#   bt_kmake SRC OBJ ARG...  make in kernel tree SRC, objects in OBJ, ccache
 #
 # Cache layout (everything below is safe to delete):
 #   $BOOTTRACE_CACHE/trees/<pkgver>/linux-source-<S>/   extracted trees
@@ -133,4 +135,25 @@ bt_hash()
 			sha256sum <"$f"
 		fi
 	done | sha256sum | cut -c1-16
+}
+
+# bt_kbuild_env CACHE: the environment of every kernel build: ccache in
+# CACHE/ccache, with paths below CACHE hashed relative to the build
+# directory (so a build in a fresh directory hits the same entries), and
+# a fixed build user and host.
+bt_kbuild_env()
+{
+	export CCACHE_DIR="$1/ccache" CCACHE_BASEDIR="$1"
+	export KBUILD_BUILD_USER=boottrace KBUILD_BUILD_HOST=boottrace
+}
+
+# bt_kmake SRC OBJ ARG...: make ARGs in the kernel tree SRC with objects in
+# OBJ, through ccache, niced, with $BOOTTRACE_JOBS (default nproc) jobs.
+bt_kmake()
+{
+	local src=$1 obj=$2
+
+	shift 2
+	nice -n 10 make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" \
+		-j"${BOOTTRACE_JOBS:-$(nproc)}" "$@"
 }
