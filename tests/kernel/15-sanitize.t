@@ -18,13 +18,9 @@ set -uo pipefail
 
 t_plan 27
 tree=${K_TREE:-6.1}
-series=$(k_series_file "$tree")
 # K_KERNEL=BZIMAGE boots that image instead (as in lib.sh's k_kernel)
-K_BZ=${K_KERNEL:-}
-[ -n "$K_BZ" ] || K_BZ=$("$BT_TOP/kernel/build.sh" --tree "$tree" --series "$series" \
-	--config "$BT_TOP/kernel/configs/kasan.config" \
-	--config "$BT_TOP/kernel/configs/kunit.config" 2>"$T_TMP/kernel.err") ||
-	{ echo "Bail out! sanitizer kernel build failed: $(tail -n1 "$T_TMP/kernel.err")"; exit 1; }
+k_kasan_kernel "$tree" "${K_KERNEL:-}"
+K_BZ=$K_KASAN_BZ
 
 # san_boot NAME INITRD [CMDLINE]: boot into $T_TMP/NAME.log; ok when the
 # boot ended in the no-root panic (QEMU exits on the panic's reboot).

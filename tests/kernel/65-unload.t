@@ -28,15 +28,7 @@ k_base_initrd
 conf=$BT_TOP/examples/module-events.bconf
 guest=$BT_TOP/tests/kernel/unload-guest.sh
 
-if [ -n "${K_KASAN_KERNEL:-}" ]; then
-	kasan=$K_KASAN_KERNEL
-else
-	kasan=$("$BT_TOP/kernel/build.sh" --tree "$tree" \
-		--series "$(k_series_file "$tree")" \
-		--config "$BT_TOP/kernel/configs/kasan.config" \
-		--config "$BT_TOP/kernel/configs/kunit.config" 2>"$T_TMP/kasan.err") ||
-		{ echo "Bail out! KASAN kernel build failed: $(tail -n1 "$T_TMP/kasan.err")"; exit 1; }
-fi
+k_kasan_kernel "$tree" "${K_KASAN_KERNEL:-}"
 
 # lines KEY: the values of the guest's "BT65: KEY VALUE" lines
 lines()
@@ -83,5 +75,5 @@ unload_boot()
 }
 
 unload_boot main "$K_BZ" 180
-unload_boot kasan "$kasan" 600
+unload_boot kasan "$K_KASAN_BZ" 600
 t_done

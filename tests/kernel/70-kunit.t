@@ -19,15 +19,8 @@ cases=(bc_test_errors bc_test_data_size bc_test_node_limit bc_test_depth
 
 t_plan $((${#cases[@]} + 8))
 tree=${K_TREE:-6.1}
-if [ -n "${K_KERNEL:-}" ]; then
-	bz=$K_KERNEL
-else
-	bz=$("$BT_TOP/kernel/build.sh" --tree "$tree" \
-		--series "$(k_series_file "$tree")" \
-		--config "$BT_TOP/kernel/configs/kasan.config" \
-		--config "$BT_TOP/kernel/configs/kunit.config" 2>"$T_TMP/kernel.err") ||
-		{ echo "Bail out! kernel build failed: $(tail -n1 "$T_TMP/kernel.err")"; exit 1; }
-fi
+k_kasan_kernel "$tree" "${K_KERNEL:-}"
+bz=$K_KASAN_BZ
 cfg=$(dirname "$bz")/.config
 t_grep "$cfg" '^CONFIG_BOOTCONFIG_KUNIT_TEST=y$' "the kernel has the suite built in"
 

@@ -25,6 +25,9 @@
 #   k_sized_conf NAME SIZE OUT  a SIZE-byte config setting boottrace_kt=NAME
 #   k_qemu_bare SECONDS BZIMAGE LOG CMDLINE [INITRD]
 #                            device-less TCG boot to the kernel's panic
+#   k_kasan_kernel TREE [IMAGE]
+#                            the KASAN+UBSAN+KUnit kernel of TREE (or IMAGE
+#                            when not empty); sets K_KASAN_BZ
 #   k_mod_initrd BZIMAGE OUT CONF [FILE...]
 #                            initrd with BZIMAGE's sample module (and
 #                            FILEs) in /boottrace/, the base image, and
@@ -123,6 +126,20 @@ k_qemu_bare()
 		-machine pc -smp 2 -m 512 -nodefaults -display none -no-reboot \
 		-serial "file:$log" -kernel "$bz" ${initrd:+-initrd "$initrd"} \
 		-append "console=ttyS0 panic=-1 $cmdline" >/dev/null 2>&1
+}
+
+# k_kasan_kernel TREE [IMAGE]: K_KASAN_BZ = IMAGE when given and not empty,
+# else the sanitizer test kernel of TREE built (or reused) by
+# kernel/build.sh with configs/kasan.config and configs/kunit.config.
+k_kasan_kernel()
+{
+	K_KASAN_BZ=${2:-}
+	[ -n "$K_KASAN_BZ" ] && return
+	K_KASAN_BZ=$("$BT_TOP/kernel/build.sh" --tree "$1" \
+		--series "$(k_series_file "$1")" \
+		--config "$BT_TOP/kernel/configs/kasan.config" \
+		--config "$BT_TOP/kernel/configs/kunit.config" 2>"$T_TMP/kasan.err") ||
+		{ echo "Bail out! sanitizer kernel build failed: $(tail -n1 "$T_TMP/kasan.err")"; exit 1; }
 }
 
 # k_mod_initrd BZIMAGE OUT CONF [FILE...]: an uncompressed cpio with the
