@@ -114,9 +114,9 @@ k_trailer()
 
 # k_qemu_bare SECONDS BZIMAGE LOG CMDLINE [INITRD]: boot BZIMAGE under
 # TCG with no devices but the serial console (into LOG) until the
-# kernel's panic ends QEMU (-no-reboot, panic=-1), or SECONDS pass.  For kernels that cannot run the
-# collector (the KASAN kernel hangs in virtio_blk's probe) and for
-# checks made before /init.  4-level paging: with 5-level paging 6.1's
+# kernel's panic ends QEMU (-no-reboot, panic=-1), or SECONDS pass.  For
+# kernels that cannot run the collector (the KASAN kernel hangs in
+# virtio_blk's probe) and for checks made before /init.  4-level paging: with 5-level paging 6.1's
 # KASAN sometimes reports a wild access in __common_interrupt.
 k_qemu_bare()
 {
