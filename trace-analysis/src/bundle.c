@@ -442,6 +442,7 @@ int analysis_load(const char *dir, struct analysis *a, char **err)
 	read_dmesg(a);
 	bundle_read_tracefs(a);
 	trace_read(a);
+	derive_hist_symbols(a);
 	derive_initcall_hist(a);
 	applied_check(a);
 	derive_losses(a);
@@ -464,6 +465,7 @@ static void free_instance(struct instance *in)
 	free(in->ftrace_notrace);
 	free(in->error_log);
 	free(in->cpus);
+	free(in->missed);
 	for (i = 0; i < in->nevents; i++) {
 		struct ev_state *ev = &in->events[i];
 

@@ -170,6 +170,7 @@ static void j_initcall(const void *elem, struct jw *w)
 	jw_kint(w, "ret", ic->ret);
 	jw_kbool(w, "finished", ic->finished);
 	jw_knum(w, "cpu", (uint64_t)ic->cpu);
+	jw_kint(w, "pid", ic->pid);
 	jw_close(w, '}');
 }
 
@@ -180,6 +181,9 @@ static void j_hist_initcall(const void *elem, struct jw *w)
 	j_initcall_common(ic, w);
 	jw_knum(w, "calls", ic->count);
 	jw_knum(w, "latency_us", ic->dur_ns / 1000);
+	jw_kstr(w, "level", ic->level);
+	if (ic->start_ns)
+		jw_knum(w, "start_ns", ic->start_ns);
 	jw_close(w, '}');
 }
 
@@ -412,6 +416,8 @@ void report_json(const struct analysis *a, FILE *f)
 	jw_kstrings(&w, "unattributed_errors", a->unattributed,
 		    a->nunattributed);
 	JW_KARRAY(&w, "data_loss", a->losses, a->nlosses, j_loss);
+	/* false: trace.dat was missing or unreadable, losses may be missing */
+	jw_kbool(&w, "data_loss_known", analysis_losses_known(a));
 	jw_kstrings(&w, "problems", a->problems, a->nproblems);
 	jw_close(&w, '}');
 	fputc('\n', f);
