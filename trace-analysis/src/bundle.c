@@ -15,6 +15,15 @@
 
 #define TEXT_MAX	(64u << 20)	/* largest text file we read */
 
+/*
+ * The bundle formats (metadata `format=`, docs/bundle.md) this reader
+ * understands.  A writer that changes the layout bumps the number; add the
+ * new one here once the reader handles it.
+ */
+static const char *const bundle_formats[] = {
+	"boottrace-bundle-1",
+};
+
 void analysis_problem(struct analysis *a, const char *fmt, ...)
 {
 	size_t cap = a->nproblems;	/* grow() doubles from any size */
@@ -44,6 +53,9 @@ char *bundle_text(struct analysis *a, const char *rel, bool quiet)
 
 	if (r && !(quiet && r == -ENOENT))
 		analysis_problem(a, "%s: cannot read: %s", rel, strerror(-r));
+	/* a part that is there but unreadable is an error, not "none" */
+	if (r && r != -ENOENT)
+		a->nerrors++;
 	free(path);
 	return r ? NULL : buf;
 }
@@ -59,24 +71,82 @@ static char *text_trimmed(struct analysis *a, const char *rel)
 	return s;
 }
 
-static void read_metadata(struct analysis *a)
+static char *formats_list(void)
 {
-	char *t = bundle_text(a, "metadata", true), *line, *save = NULL, *eq;
-	size_t cap = 0;
+	struct sbuf b = { 0 };
+	size_t i;
 
-	if (!t)
-		return;
-	for (line = strtok_r(t, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		eq = strchr(line, '=');
-		if (!eq || eq == line)
+	for (i = 0; i < ARRAY_SIZE(bundle_formats); i++)
+		sbuf_printf(&b, "%s%s", i ? ", " : "", bundle_formats[i]);
+	return sbuf_steal(&b);
+}
+
+/*
+ * metadata: key=value lines (docs/bundle.md).  Anything else, or a format
+ * this reader does not know, means the rest cannot be trusted: an error
+ * in *@err naming the file and line.
+ */
+static int read_metadata(struct analysis *a, char **err)
+{
+	char *path = bundle_file(a, "metadata"), *t = NULL, *line, *next, *eq;
+	const char *fmt;
+	size_t cap = 0, len = 0, i, lineno = 0;
+	int r = read_file(path, TEXT_MAX, &t, &len);
+
+	if (r) {
+		*err = xasprintf("%s: cannot read: %s", path, strerror(-r));
+		free(path);
+		return -1;
+	}
+	if (memchr(t, '\0', len)) {
+		*err = xasprintf("%s: binary data, not key=value lines (a "
+				 "damaged bundle: write it again with "
+				 "`boottrace boot`)", path);
+		goto fail;
+	}
+	for (line = t; *line; line = next) {
+		next = strchrnul(line, '\n');
+		if (*next)
+			*next++ = '\0';
+		lineno++;
+		if (!*line || *line == '#')
 			continue;
+		eq = strchr(line, '=');
+		if (!eq || eq == line || strspn(line, "abcdefghijklmnopqrstuvwxyz"
+				"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != (size_t)(eq - line)) {
+			*err = xasprintf("%s:%zu: not a key=value line (a "
+					 "damaged bundle: write it again with "
+					 "`boottrace boot`)", path, lineno);
+			goto fail;
+		}
 		GROW(a->meta, cap, a->nmeta + 1);
 		a->meta[a->nmeta].key = xstrndup(line, (size_t)(eq - line));
 		a->meta[a->nmeta].val = xstrdup(eq + 1);
 		a->nmeta++;
 	}
+	fmt = analysis_meta(a, "format");
+	for (i = 0; fmt && i < ARRAY_SIZE(bundle_formats); i++)
+		if (!strcmp(fmt, bundle_formats[i]))
+			break;
+	if (!fmt || i == ARRAY_SIZE(bundle_formats)) {
+		char *known = formats_list();
+
+		*err = fmt ? xasprintf("%s: format=%s is not a bundle format "
+				       "this trace-analysis reads (it reads %s): "
+				       "use the boottrace that wrote it",
+				       path, fmt, known) :
+			     xasprintf("%s: no format= line (not a boottrace "
+				       "bundle, or a damaged one)", path);
+		free(known);
+		goto fail;
+	}
 	free(t);
+	free(path);
+	return 0;
+fail:
+	free(t);
+	free(path);
+	return -1;
 }
 
 const char *analysis_meta(const struct analysis *a, const char *key)
@@ -393,14 +463,16 @@ void bundle_read_tracefs(struct analysis *a)
 
 static void read_dmesg(struct analysis *a)
 {
+	size_t cap = 0, seen = a->nproblems;
 	char *t = bundle_text(a, "dmesg", true), *l, *save = NULL, *p;
-	size_t cap = 0;
 
-	if (!t) {
+	if (!t && seen == a->nproblems) {
 		analysis_problem(a, "dmesg: missing (trace_boot errors "
 				 "cannot be checked)");
 		return;
 	}
+	if (!t)
+		return;
 	for (l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		p = strstr(l, "trace_boot: ");
 		if (!p)
@@ -424,7 +496,7 @@ int analysis_load(const char *dir, struct analysis *a, char **err)
 	}
 	a->path = xstrdup(dir);
 	p = bundle_file(a, "metadata");
-	if (!file_exists(p)) {
+	if (lstat(p, &st) && errno == ENOENT) {
 		free(p);
 		p = bundle_file(a, "trace.dat");
 		if (!file_exists(p)) {
@@ -436,9 +508,14 @@ int analysis_load(const char *dir, struct analysis *a, char **err)
 			return -1;
 		}
 		analysis_problem(a, "metadata: missing");
+		free(p);
+	} else {
+		free(p);
+		if (read_metadata(a, err)) {
+			analysis_free(a);
+			return -1;
+		}
 	}
-	free(p);
-	read_metadata(a);
 	read_dmesg(a);
 	bundle_read_tracefs(a);
 	trace_read(a);
