@@ -6,7 +6,7 @@
  * hist files, dmesg, proc/bootconfig), then trace.dat through libtracecmd,
  * then derives the initcall table, data loss and the "was it applied"
  * check.  Problems with single inputs are recorded in @problems (and the
- * report shows them); only a missing bundle is fatal.
+ * report shows them); only a missing bundle, unreadable metadata or an unknown format is fatal.
  */
 #ifndef TA_ANALYSIS_H
 #define TA_ANALYSIS_H
@@ -203,8 +203,9 @@ size_t analysis_count_settings(const struct analysis *a, enum set_status st);
 /* "applied", "failed", "unchecked", "pending", "not_reported" */
 const char *set_status_name(enum set_status st);
 
-/* Steps of analysis_load(), in separate files. */
-void bundle_read_tracefs(struct analysis *a);		/* bundle.c */
+/* Steps of analysis_load() (load.c), in order. */
+/* Like analysis_load(), for the text state only. */
+int bundle_read(const char *dir, struct analysis *a, char **err); /* bundle.c */
 void trace_read(struct analysis *a);			/* trace.c */
 void applied_check(struct analysis *a);			/* applied.c */
 void derive_hist_symbols(struct analysis *a);		/* derive.c */

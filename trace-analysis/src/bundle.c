@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bundle.c - load a bundle: metadata, the tracefs dump, hist files,
- * kprobes; then run the other steps (trace.dat, derived results).
+ * bundle.c - the bundle's text state: metadata, dmesg, the tracefs dump,
+ * hist files, kprobes; and the helpers the later steps read files with.
+ * It calls no other step (load.c runs them in order).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -442,7 +443,7 @@ static void read_kprobes(struct analysis *a)
 	free(t);
 }
 
-void bundle_read_tracefs(struct analysis *a)
+static void bundle_read_tracefs(struct analysis *a)
 {
 	char **names;
 	size_t i;
@@ -483,7 +484,7 @@ static void read_dmesg(struct analysis *a)
 	free(t);
 }
 
-int analysis_load(const char *dir, struct analysis *a, char **err)
+int bundle_read(const char *dir, struct analysis *a, char **err)
 {
 	struct stat st;
 	char *p;
@@ -518,11 +519,6 @@ int analysis_load(const char *dir, struct analysis *a, char **err)
 	}
 	read_dmesg(a);
 	bundle_read_tracefs(a);
-	trace_read(a);
-	derive_hist_symbols(a);
-	derive_initcall_hist(a);
-	applied_check(a);
-	derive_losses(a);
 	return 0;
 }
 

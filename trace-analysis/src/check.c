@@ -29,11 +29,13 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "cli.h"
 #include "util.h"
 
 struct exp {
@@ -569,4 +571,48 @@ int check_run(const struct analysis *a, const char *expect, bool json,
 	else
 		fprintf(f, "%u passed, %u failed\n", ok, bad);
 	return bad ? 1 : 0;
+}
+
+static void check_usage(FILE *f)
+{
+	fputs("usage: trace-analysis check BUNDLE EXPECT [--json]\n"
+	      "\n"
+	      "Verify a bundle against an expectations file (one expectation "
+	      "per line,\n"
+	      "README.md lists them).\n"
+	      "\n"
+	      "  --json            the results as JSON on stdout\n"
+	      "  -h, --help        this help\n"
+	      "\n"
+	      "Exit status: 0 every expectation met, 1 some unmet, 2 an error "
+	      "(bad EXPECT,\nnot a bundle).\n", f);
+}
+
+int check_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct analysis a;
+	bool json = false;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json = true; break;
+		case 'h': check_usage(stdout); return 0;
+		default: return cli_usage_error("check", "bad option");
+		}
+	}
+	if (argc - optind != 2)
+		return cli_usage_error("check", "needs BUNDLE and EXPECT");
+	if (cli_load(argv[optind], &a))
+		return EXIT_ERROR;
+	rc = check_run(&a, argv[optind + 1], json, stdout);
+	if (rc != EXIT_ERROR && cli_bundle_errors(&a))
+		rc = EXIT_ERROR;	/* an unreadable part: nothing is sure */
+	analysis_free(&a);
+	return rc;
 }

@@ -16,10 +16,12 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "diff.h"
 #include "util.h"
 
@@ -491,4 +493,67 @@ int diff_run(const struct analysis *a, const struct analysis *b,
 		free(rules[i].pattern);
 	free(rules);
 	return regs ? 1 : 0;
+}
+
+static void diff_usage(FILE *f)
+{
+	fputs("usage: trace-analysis diff A B [--thresholds FILE] "
+	      "[--[no-]normalize] [--json]\n"
+	      "\n"
+	      "Per-initcall, per-event and per-hist-key differences of bundle "
+	      "B against\n"
+	      "bundle A; a difference beyond its threshold is a regression.\n"
+	      "\n"
+	      "  --thresholds FILE per-pattern thresholds (README.md)\n"
+	      "  --normalize       scale B's initcall durations to A's speed "
+	      "(median ratio);\n"
+	      "                    the default when a bundle booted under TCG\n"
+	      "  --no-normalize    compare raw durations\n"
+	      "  --json            the comparison as JSON on stdout\n"
+	      "  -h, --help        this help\n"
+	      "\n"
+	      "Exit status: 0 no regression, 1 a regression, 2 an error.\n",
+	      f);
+}
+
+int diff_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "thresholds", required_argument, NULL, 'T' },
+		{ "normalize", no_argument, NULL, 'N' },
+		{ "no-normalize", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *thresholds = NULL;
+	struct analysis a, b;
+	bool json = false;
+	int c, rc, norm = -1;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json = true; break;
+		case 'T': thresholds = optarg; break;
+		case 'N': norm = 1; break;
+		case 'n': norm = 0; break;
+		case 'h': diff_usage(stdout); return 0;
+		default: return cli_usage_error("diff", "bad option");
+		}
+	}
+	if (argc - optind != 2)
+		return cli_usage_error("diff", "needs two bundles A B");
+	if (cli_load(argv[optind], &a))
+		return EXIT_ERROR;
+	if (cli_load(argv[optind + 1], &b)) {
+		analysis_free(&a);
+		return EXIT_ERROR;
+	}
+	if (cli_bundle_errors(&a) | cli_bundle_errors(&b))
+		rc = EXIT_ERROR;
+	else
+		rc = diff_run(&a, &b, thresholds, norm, json, stdout);
+	analysis_free(&a);
+	analysis_free(&b);
+	return rc;
 }

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-/* report.c - the text report and the JSON document (README.md: schema). */
+/*
+ * report.c - the report verb: its options, the text report (json.c: the
+ * JSON document, svg.c and perfetto.c: the exports).
+ */
+#include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "output.h"
 #include "util.h"
 
@@ -458,4 +464,98 @@ void report_text(const struct analysis *a, const struct report_opts *o,
 		for (i = 0; i < a->nproblems; i++)
 			fprintf(f, "  %s\n", a->problems[i]);
 	}
+}
+
+static void report_usage(FILE *f)
+{
+	fputs("usage: trace-analysis report BUNDLE [--json] [--top N] "
+	      "[--svg FILE] [--perfetto FILE]\n"
+	      "\n"
+	      "What the boot did: initcall latency (trace.dat and latency "
+	      "histograms),\n"
+	      "event, function and kprobe counts, histograms ranked by value, "
+	      "buffers,\n"
+	      "data loss, and whether every ftrace.* setting of the bootconfig "
+	      "was\n"
+	      "applied (from the kernel's tracefs/boot_status when the bundle "
+	      "has it).\n"
+	      "\n"
+	      "  --json            the report as JSON on stdout "
+	      "(schema: report.schema.json)\n"
+	      "  --top N           rows of each table (default 20)\n"
+	      "  --svg FILE        initcall timeline as SVG\n"
+	      "  --perfetto FILE   Chrome trace JSON for ui.perfetto.dev\n"
+	      "  -h, --help        this help\n"
+	      "\n"
+	      "Exit status: 0 fine; 1 a setting failed or the kernel did not "
+	      "report it;\n"
+	      "2 an error (not a bundle, unreadable parts, unwritable FILE).\n",
+	      f);
+}
+
+/* Write one export; 0 or 2 with the reason on stderr. */
+static int export(const struct analysis *a, const char *path,
+		  int (*write)(const struct analysis *, const char *))
+{
+	int r;
+
+	if (!path)
+		return 0;
+	r = write(a, path);
+	if (!r)
+		return 0;
+	fprintf(stderr, "trace-analysis: %s: %s\n", path, r == -ENODATA ?
+		"no initcalls in the bundle to draw (enable "
+		"initcall:initcall_start/finish or record a latency "
+		"histogram)" : strerror(-r));
+	return EXIT_ERROR;
+}
+
+int report_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "svg", required_argument, NULL, 's' },
+		{ "perfetto", required_argument, NULL, 'p' },
+		{ "top", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report_opts o = { 20 };
+	const char *svg = NULL, *perfetto = NULL;
+	struct analysis a;
+	bool json = false;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json = true; break;
+		case 's': svg = optarg; break;
+		case 'p': perfetto = optarg; break;
+		case 't':
+			if (!cli_top(optarg, &o.top))
+				return EXIT_ERROR;
+			break;
+		case 'h': report_usage(stdout); return 0;
+		default: return cli_usage_error("report", "bad option");
+		}
+	}
+	if (argc - optind != 1)
+		return cli_usage_error("report", "needs one BUNDLE");
+	if (cli_load(argv[optind], &a))
+		return EXIT_ERROR;
+	if (json)
+		report_json(&a, stdout);
+	else
+		report_text(&a, &o, stdout);
+	rc = export(&a, svg, write_svg);
+	rc |= export(&a, perfetto, write_perfetto);
+	if (!rc && cli_bundle_errors(&a))
+		rc = EXIT_ERROR;
+	/* a setting the kernel's boot_status does not know is a finding */
+	if (!rc && (analysis_failed_settings(&a) || a.nunattributed ||
+		    analysis_count_settings(&a, SET_NOT_REPORTED)))
+		rc = EXIT_FINDING;
+	analysis_free(&a);
+	return rc;
 }

@@ -341,9 +341,22 @@ run "svg without initcalls" 2 "$bin" report "$fx/failures" --svg "$tmp/x.svg"
 has "svg error message" 'no initcalls in the bundle to draw' "$tmp/err"
 run "svg unwritable" 2 "$bin" report "$fx/initcalls" --svg "$tmp/nodir/x.svg"
 run "bad --top" 2 "$bin" report "$fx/initcalls" --top x
-run "unknown command" 2 "$bin" frobnicate
+run "unknown verb" 2 "$bin" frobnicate
+has "unknown verb lists verbs" "unknown verb 'frobnicate' \\(report, diff, check" "$tmp/err"
 run "--help" 0 "$bin" --help
-has "help text" '^usage: trace-analysis report BUNDLE'
+has "help lists verbs" '^  diff +compare two bundles'
+# each verb has its own options and --help
+for v in report diff check; do
+	run "$v --help" 0 "$bin" "$v" --help
+	has "$v help text" "^usage: trace-analysis $v "
+done
+run "help diff" 0 "$bin" help diff
+has "help VERB" '^usage: trace-analysis diff A B'
+run "report --thresholds is not report's" 2 "$bin" report "$fx/initcalls" --thresholds "$tmp/th"
+has "foreign option named" "trace-analysis report: unrecognized option '--thresholds'" "$tmp/err"
+run "check --top is not check's" 2 "$bin" check "$fx/initcalls" "$top/examples/default.expect" --top 3
+run "report needs one bundle" 2 "$bin" report "$fx/initcalls" "$fx/failures"
+has "arity message" 'trace-analysis report: needs one BUNDLE \(see trace-analysis report --help\)' "$tmp/err"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
