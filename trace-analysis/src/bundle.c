@@ -50,7 +50,7 @@ char *bundle_file(const struct analysis *a, const char *rel)
 char *bundle_text(struct analysis *a, const char *rel, bool quiet)
 {
 	char *path = bundle_file(a, rel), *buf = NULL;
-	int r = read_file(path, TEXT_MAX, &buf, NULL);
+	int r = bconf_read_file(path, TEXT_MAX, &buf, NULL);
 
 	if (r && !(quiet && r == -ENOENT))
 		analysis_problem(a, "%s: cannot read: %s", rel, strerror(-r));
@@ -92,7 +92,7 @@ static int read_metadata(struct analysis *a, char **err)
 	char *path = bundle_file(a, "metadata"), *t = NULL, *line, *next, *eq;
 	const char *fmt;
 	size_t cap = 0, len = 0, i, lineno = 0;
-	int r = read_file(path, TEXT_MAX, &t, &len);
+	int r = bconf_read_file(path, TEXT_MAX, &t, &len);
 
 	if (r) {
 		*err = xasprintf("%s: cannot read: %s", path, strerror(-r));
@@ -304,7 +304,7 @@ static void read_hist(struct analysis *a, struct ev_state *ev, const char *rel)
 	size_t len;
 	int r;
 
-	r = read_file(path, TEXT_MAX, &buf, &len);
+	r = bconf_read_file(path, TEXT_MAX, &buf, &len);
 	free(path);
 	if (r == -ENOENT)
 		return;

@@ -263,7 +263,7 @@ static char *bundle_lines(const struct analysis *a, const char *rel)
 	if (strstr(rel, "..") || rel[0] == '/')
 		return NULL;
 	path = bundle_file(a, rel);
-	if (read_file(path, 64 << 20, &text, NULL))
+	if (bconf_read_file(path, 64 << 20, &text, NULL))
 		text = NULL;
 	free(path);
 	return text;
@@ -512,7 +512,7 @@ int check_run(const struct analysis *a, const char *expect, bool json,
 {
 	char *text, *line, *save = NULL, *err, *raw;
 	unsigned int lineno = 0, ok = 0, bad = 0;
-	int r = read_file(expect, 1 << 20, &text, NULL);
+	int r = bconf_read_file(expect, 1 << 20, &text, NULL);
 
 	if (r) {
 		fprintf(stderr, "trace-analysis: %s: cannot read: %s\n", expect,
@@ -551,10 +551,10 @@ int check_run(const struct analysis *a, const char *expect, bool json,
 		if (json) {
 			fprintf(f, "%s{\"line\":%u,\"expect\":", ok + bad ?
 				"," : "", lineno);
-			json_str(f, raw);
+			bconf_json_string(f, raw);
 			fprintf(f, ",\"ok\":%s,\"detail\":", x.ok ? "true" :
 				"false");
-			json_str(f, x.detail);
+			bconf_json_string(f, x.detail);
 			fputc('}', f);
 		} else {
 			fprintf(f, "%-4s %-50s %s\n", x.ok ? "ok" : "FAIL", raw,

@@ -200,7 +200,7 @@ static int load_rules(const char *path, struct rule **out, size_t *n)
 	int r;
 
 	if (path) {
-		r = read_file(path, 1 << 20, &text, NULL);
+		r = bconf_read_file(path, 1 << 20, &text, NULL);
 		if (r) {
 			fprintf(stderr, "trace-analysis: %s: cannot read: %s\n",
 				path, strerror(-r));
@@ -418,11 +418,11 @@ static void json_out(const struct analysis *a, const struct analysis *b,
 	size_t i;
 
 	fputs("{\"schema\":\"boottrace-diff-1\",\"a\":", f);
-	json_str(f, a->path);
+	bconf_json_string(f, a->path);
 	fputs(",\"b\":", f);
-	json_str(f, b->path);
+	bconf_json_string(f, b->path);
 	fputs(",\"initcall_source\":", f);
-	json_str(f, src);
+	bconf_json_string(f, src);
 	if (factor > 0)
 		fprintf(f, ",\"scale\":%.6f", factor);
 	else
@@ -432,7 +432,7 @@ static void json_out(const struct analysis *a, const struct analysis *b,
 		const struct metric *m = v[i];
 
 		fprintf(f, "%s{\"name\":", i ? "," : "");
-		json_str(f, m->name);
+		bconf_json_string(f, m->name);
 		fprintf(f, ",\"unit\":\"%s\",\"status\":\"%s\"", m->unit,
 			stat_name(m->st));
 		if (m->in_a)

@@ -51,7 +51,7 @@ static void jw_close(struct jw *w, char c)
 static void jw_key(struct jw *w, const char *k)
 {
 	jw_sep(w);
-	json_str(w->f, k);
+	bconf_json_string(w->f, k);
 	fputc(':', w->f);
 	w->after_key = true;
 }
@@ -60,7 +60,7 @@ static void jw_str(struct jw *w, const char *v)
 {
 	jw_sep(w);
 	if (v)
-		json_str(w->f, v);
+		bconf_json_string(w->f, v);
 	else
 		fputs("null", w->f);
 }

@@ -38,7 +38,7 @@ static void meta_names(const struct analysis *a, FILE *f)
 
 		fprintf(f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%zu,"
 			"\"args\":{\"name\":", i);
-		json_str(f, *in->name ? in->name : "top buffer");
+		bconf_json_string(f, *in->name ? in->name : "top buffer");
 		fputs("}}", f);
 		for (c = 0; c < ncpu; c++) {
 			sep(f);
@@ -58,11 +58,11 @@ static void initcalls(const struct analysis *a, FILE *f)
 		const struct initcall *ic = &a->initcalls[i];
 
 		fputs("{\"ph\":\"X\",\"cat\":\"initcall\",\"name\":", f);
-		json_str(f, ic->func);
+		bconf_json_string(f, ic->func);
 		fprintf(f, ",\"ts\":%.3f,\"dur\":%.3f,\"pid\":0,\"tid\":%d,"
 			"\"args\":{\"level\":", ic->start_ns / 1e3,
 			ic->dur_ns / 1e3, ic->cpu);
-		json_str(f, ic->level ? ic->level : "");
+		bconf_json_string(f, ic->level ? ic->level : "");
 		fprintf(f, ",\"ret\":%d}}", ic->ret);
 		sep(f);
 	}
@@ -88,7 +88,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu,
 	{
 		char *n = xasprintf("%s:%s", ev->system, ev->name);
 
-		json_str(p->f, n);
+		bconf_json_string(p->f, n);
 		free(n);
 	}
 	fprintf(p->f, ",\"ts\":%.3f,\"pid\":%" PRIdPTR ",\"tid\":%d,"
@@ -156,7 +156,7 @@ int write_perfetto(const struct analysis *a, const char *path)
 	fprintf(p.f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%zu,"
 		"\"args\":{\"name\":\"boottrace\"}}\n],\"otherData\":"
 		"{\"bundle\":", a->ninst);
-	json_str(p.f, a->path);
+	bconf_json_string(p.f, a->path);
 	fprintf(p.f, ",\"initcalls\":%zu,\"instants\":%zu,"
 		"\"instants_left_out\":%zu}}\n", a->ninitcalls, p.instants,
 		p.skipped);
