@@ -82,6 +82,22 @@ if jq -e '[.traceEvents[] | select(.ph == "X" and .name == "acpi_init" and .dur 
 	"$tmp/ic.json" >/dev/null; then ok "perfetto acpi_init"; else bad "perfetto acpi_init"; fi
 if jq -e '[.traceEvents[] | select(.ph == "i" and .name == "kprobes:getname")] | length == 7480' \
 	"$tmp/ic.json" >/dev/null; then ok "perfetto kprobe instants"; else bad "perfetto kprobe instants"; fi
+if "$here/perfetto_check.py" "$tmp/ic.json" 263 >"$tmp/pc" 2>&1; then ok "perfetto structure (initcalls)"; else
+	bad "perfetto structure (initcalls): $(head -3 "$tmp/pc")"; fi
+if jq -e '[.traceEvents[] | select(.name == "kswapd_init")][0] | .dur > 102000 and .args.level == "device"
+	and .pid >= 1 and (.args.addr | test("^0xffffffff"))' "$tmp/ic.json" >/dev/null; then
+	ok "perfetto migrating initcall"; else bad "perfetto migrating initcall"; fi
+if jq -e '[.traceEvents[] | select(.ph == "i")][0].args.__probe_ip | test("^0xffffffff[0-9a-f]+$")' \
+	"$tmp/ic.json" >/dev/null; then ok "perfetto address args as hex"; else bad "perfetto address args as hex"; fi
+run "perfetto failures" 1 "$bin" report "$fx/failures" --perfetto "$tmp/f.json"
+if jq -e '[.traceEvents[] | select(.ph == "i" and .name == "task:task_newtask")][0].args
+	| (.pid | type) == "number" and (.comm | type) == "string"' "$tmp/f.json" >/dev/null; then
+	ok "perfetto event fields as args"; else bad "perfetto event fields as args"; fi
+if "$here/perfetto_check.py" "$tmp/f.json" 0 >"$tmp/pc" 2>&1; then ok "perfetto: no empty tracks (failures)"; else
+	bad "perfetto: no empty tracks (failures): $(head -3 "$tmp/pc")"; fi
+run "perfetto default" 0 "$bin" report "$fx/default" --perfetto "$tmp/d.json"
+if "$here/perfetto_check.py" "$tmp/d.json" 262 >"$tmp/pc" 2>&1; then ok "perfetto: histogram initcalls as slices"; else
+	bad "perfetto: histogram initcalls as slices: $(head -3 "$tmp/pc")"; fi
 
 # --- the JSON report is stable: byte for byte the recorded documents
 # (fixtures/json, written before src/json.c was factored; regenerate them
