@@ -528,7 +528,7 @@ int diff_main(int argc, char **argv)
 	};
 	const char *thresholds = NULL;
 	struct analysis a, b;
-	bool json = false;
+	bool json = false, bad;
 	int c, rc, norm = -1;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -549,7 +549,10 @@ int diff_main(int argc, char **argv)
 		analysis_free(&a);
 		return EXIT_ERROR;
 	}
-	if (cli_bundle_errors(&a) | cli_bundle_errors(&b))
+	/* both bundles' problems are printed before giving up */
+	bad = cli_bundle_errors(&a);
+	bad = cli_bundle_errors(&b) || bad;
+	if (bad)
 		rc = EXIT_ERROR;
 	else
 		rc = diff_run(&a, &b, thresholds, norm, json, stdout);
