@@ -62,7 +62,7 @@ has "no data loss" '^  none: no overrun'
 has "buffer_size checked" 'applied +ftrace.buffer_size = "2M"'
 
 run "report --json" 0 "$bin" report "$fx/initcalls" --json
-if jq -e '.schema == "boottrace-report-1" and (.initcalls | length) == 263
+if jq -e '.schema == "boottrace-report-2" and (.initcalls | length) == 263
 	and .settings_summary.all_applied and .metadata.format == "boottrace-bundle-1"
 	and (.kprobes[0].hits == 21965) and (.data_loss | length) == 0' \
 	"$tmp/out" >/dev/null; then ok "json schema fields"; else bad "json schema fields"; fi
@@ -112,6 +112,26 @@ for b in initcalls failures default; do
 		diff <(jq -S . "$here/fixtures/json/$b.json") <(jq -S . "$tmp/$b.json") | head -10 | sed 's/^/    /' || true
 	fi
 done
+
+# --- every JSON report validates against report.schema.json, and the
+# schema is strict enough to refuse a number written as a string or a
+# field it does not document
+for b in initcalls failures default overflow; do
+	rc=0
+	"$bin" report "$fx/$b" --json >"$tmp/s-$b.json" 2>/dev/null || rc=$?
+	[ "$rc" -lt 2 ] || bad "json of $b: exit $rc"
+done
+if "$here/schema_check.py" "$here/../report.schema.json" "$tmp"/s-*.json >"$tmp/sc" 2>&1; then
+	ok "json validates against report.schema.json"; else bad "json schema: $(head -5 "$tmp/sc")"; fi
+jq '.trace.records = "8013"' "$tmp/s-initcalls.json" >"$tmp/s-bad1.json"
+jq '.instances[0].lost = 1' "$tmp/s-initcalls.json" >"$tmp/s-bad2.json"
+jq '.initcalls[0].addr = 18446744071592319491' "$tmp/s-initcalls.json" >"$tmp/s-bad3.json"
+for n in 1 2 3; do
+	if "$here/schema_check.py" "$here/../report.schema.json" "$tmp/s-bad$n.json" >/dev/null 2>&1; then
+		bad "schema refuses a wrong document ($n)"; else ok "schema refuses a wrong document ($n)"; fi
+done
+if jq -e '[.histograms[].rows[]?.keys.func | select(type == "object")][0].addr | test("^0xffffffff")' \
+	"$tmp/s-default.json" >/dev/null; then ok "json hist symbol address as hex"; else bad "json hist symbol address as hex"; fi
 
 # --- deliberate failures: each reported by key, exit 1
 run "report failures" 1 "$bin" report "$fx/failures"
@@ -220,7 +240,7 @@ if grep -q 'Initcalls from trace.dat' "$tmp/out"; then bad "no empty trace.dat i
 	ok "no empty trace.dat initcall table"; fi
 has "hist sorted by value" '^    virtio_pci_driver_init, 2246248 +hitcount 1 +lat 2246248$'
 has "hist ranked by" '^    hits 263, entries 263, dropped 0; by lat$'
-has "hist keys named from another hist" '"keys":\{"func":\{"kind":"sym","text":"update_mp_table"' "$here/fixtures/json/default.json"
+has "hist keys named from another hist" '"keys":\{"func":\{"kind":"sym","text":"update_mp_table","addr":"0xffffffff' "$here/fixtures/json/default.json"
 has "pairing hist folded" '^    every key hitcount 1$'
 has "no trace.dat: losses unknown" '^  unknown: trace.dat: missing'
 has "kprobe profile" 'vfs_read +hits 8031'
