@@ -23,6 +23,7 @@
 
 #include "cli.h"
 #include "diff.h"
+#include "ktap.h"
 #include "util.h"
 
 struct rule {
@@ -86,6 +87,45 @@ static void put(struct mset *s, const char *name, const char *unit, bool b,
 	}
 }
 
+static bool is_measure(const struct hist_key *k)
+{
+	return k->kind == HK_NUMBER || k->kind == HK_LOG2 ||
+	       k->kind == HK_BUCKET;
+}
+
+/*
+ * The identity of a histogram row across boots: its keys without the
+ * measured ones.  In keys=func.sym,lat the lat is what the boot measured
+ * (every boot has other values), so the row is func's; numeric keys count
+ * as measured only next to a key that names something (symbol, string,
+ * comm, syscall).  Rows that fall together are summed.
+ */
+static char *row_identity(const struct hist_entry *e)
+{
+	struct sbuf b = { 0 };
+	bool named = false;
+	size_t i;
+
+	for (i = 0; i < e->nkeys; i++)
+		named |= !is_measure(&e->keys[i]) && e->keys[i].kind != HK_HEX;
+	if (!named)
+		return hist_entry_key_text(e);
+	for (i = 0; i < e->nkeys; i++) {
+		const struct hist_key *k = &e->keys[i];
+
+		if (is_measure(k))
+			continue;
+		if (b.len)
+			sbuf_puts(&b, ", ");
+		if (k->kind == HK_EXECNAME || k->kind == HK_SYSCALL)
+			sbuf_printf(&b, "%s[%llu]", k->text,
+				    (unsigned long long)k->num);
+		else
+			sbuf_puts(&b, k->text ? k->text : "");
+	}
+	return sbuf_steal(&b);
+}
+
 static void add_bundle(struct mset *s, const struct analysis *an, bool b,
 		       bool use_trace)
 {
@@ -125,7 +165,7 @@ static void add_bundle(struct mset *s, const struct analysis *an, bool b,
 				const struct hist *h = &ev->hist.hists[k];
 
 				for (r = 0; r < h->nentries; r++) {
-					char *key = hist_entry_key_text(
+					char *key = row_identity(
 						&h->entries[r]);
 
 					name = xasprintf("hist:%s:%s:%s:%s",
@@ -378,6 +418,55 @@ static void text_metric(const struct metric *m, FILE *f)
 	fputc('\n', f);
 }
 
+/* Initcalls only one side has (e.g. initcall_blacklist=), by name. */
+static void name_changes(struct metric **v, size_t n, enum mstat st,
+			 const char *what, FILE *f)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (v[i]->st != st || strncmp(v[i]->name, "initcall:", 9))
+			continue;
+		if (!k++)
+			fprintf(f, "initcalls %s: ", what);
+		else
+			fputs(", ", f);
+		fputs(v[i]->name + 9, f);
+	}
+	if (k)
+		fputs("\n", f);
+}
+
+/* One KTAP test case per gated metric; the rest are skipped with why. */
+static void ktap_out(struct metric **v, size_t n, size_t regs, FILE *f)
+{
+	size_t i;
+
+	ktap_begin(f, "boottrace diff", n);
+	for (i = 0; i < n; i++) {
+		const struct metric *m = v[i];
+		char *diag = NULL;
+
+		if (m->in_a && m->in_b)
+			diag = xasprintf("%" PRIu64 " -> %" PRIu64 " %s", m->a,
+					 m->b, m->unit);
+		if (m->st == M_REGRESSION) {
+			free(diag);
+			diag = xasprintf("%" PRIu64 " -> %" PRIu64 " %s, more "
+					 "than abs %" PRIu64 " and %.0f%% (%s)",
+					 m->a, m->b, m->unit, m->rule->abs,
+					 m->rule->pct, m->rule->pattern);
+		}
+		ktap_case(f, i + 1, m->st != M_REGRESSION, m->name,
+			  m->st == M_IGNORED ? "not gated" :
+			  m->st == M_ADDED ? "added: only in B" :
+			  m->st == M_REMOVED ? "removed: only in A" : NULL,
+			  diag);
+		free(diag);
+	}
+	ktap_end(f, "boottrace diff", !regs);
+}
+
 static void text_out(const struct analysis *a, const struct analysis *b,
 		     struct metric **v, size_t n, size_t regs, const char *src,
 		     double factor, FILE *f)
@@ -400,6 +489,8 @@ static void text_out(const struct analysis *a, const struct analysis *b,
 	for (i = 0; i < n; i++)
 		if (v[i]->st == M_REGRESSION)
 			text_metric(v[i], f);
+	name_changes(v, n, M_REMOVED, "removed (in A, not in B)", f);
+	name_changes(v, n, M_ADDED, "added (in B, not in A)", f);
 	fprintf(f, "largest changes:\n");
 	for (i = 0; i < n && shown < 25; i++) {
 		if (v[i]->st == M_REGRESSION || !delta(v[i]))
@@ -451,7 +542,7 @@ static void json_out(const struct analysis *a, const struct analysis *b,
 }
 
 int diff_run(const struct analysis *a, const struct analysis *b,
-	     const char *thresholds, int norm, bool json, FILE *f)
+	     const char *thresholds, int norm, enum diff_format fmt, FILE *f)
 {
 	double factor = -1;
 	struct rule *rules = NULL;
@@ -481,8 +572,10 @@ int diff_run(const struct analysis *a, const struct analysis *b,
 		v[i] = &s.m[i];
 	}
 	qsort(v, s.n, sizeof(*v), cmp_delta);
-	if (json)
+	if (fmt == DIFF_JSON)
 		json_out(a, b, v, s.n, regs, src, factor, f);
+	else if (fmt == DIFF_KTAP)
+		ktap_out(v, s.n, regs, f);
 	else
 		text_out(a, b, v, s.n, regs, src, factor, f);
 	for (i = 0; i < s.n; i++)
@@ -498,7 +591,7 @@ int diff_run(const struct analysis *a, const struct analysis *b,
 static void diff_usage(FILE *f)
 {
 	fputs("usage: trace-analysis diff A B [--thresholds FILE] "
-	      "[--[no-]normalize] [--json]\n"
+	      "[--[no-]normalize] [--json | --ktap]\n"
 	      "\n"
 	      "Per-initcall, per-event and per-hist-key differences of bundle "
 	      "B against\n"
@@ -510,6 +603,8 @@ static void diff_usage(FILE *f)
 	      "                    the default when a bundle booted under TCG\n"
 	      "  --no-normalize    compare raw durations\n"
 	      "  --json            the comparison as JSON on stdout\n"
+	      "  --ktap            KTAP version 1: one test case per metric "
+	      "compared\n"
 	      "  -h, --help        this help\n"
 	      "\n"
 	      "Exit status: 0 no regression, 1 a regression, 2 an error.\n",
@@ -520,6 +615,7 @@ int diff_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "ktap", no_argument, NULL, 'k' },
 		{ "thresholds", required_argument, NULL, 'T' },
 		{ "normalize", no_argument, NULL, 'N' },
 		{ "no-normalize", no_argument, NULL, 'n' },
@@ -527,13 +623,15 @@ int diff_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *thresholds = NULL;
+	enum diff_format fmt = DIFF_TEXT;
 	struct analysis a, b;
-	bool json = false, bad;
 	int c, rc, norm = -1;
+	bool bad;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'j': json = true; break;
+		case 'j': fmt = DIFF_JSON; break;
+		case 'k': fmt = DIFF_KTAP; break;
 		case 'T': thresholds = optarg; break;
 		case 'N': norm = 1; break;
 		case 'n': norm = 0; break;
@@ -555,7 +653,7 @@ int diff_main(int argc, char **argv)
 	if (bad)
 		rc = EXIT_ERROR;
 	else
-		rc = diff_run(&a, &b, thresholds, norm, json, stdout);
+		rc = diff_run(&a, &b, thresholds, norm, fmt, stdout);
 	analysis_free(&a);
 	analysis_free(&b);
 	return rc;
