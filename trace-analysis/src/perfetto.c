@@ -5,8 +5,9 @@
  *
  *   pid 1..N     one process per buffer (top, instances), one track per CPU
  *                that has events: trace.dat events as instants, their
- *                fields as args (numbers as numbers, kernel addresses as
- *                "0x..." strings, strings as strings)
+ *                fields as args (numbers as numbers; kernel addresses and
+ *                other u64 values above 2^53 as "0x..." strings; strings
+ *                as strings)
  *   pid N+1      "initcalls": one track per task that ran them, the
  *                initcalls as slices (nested calls nest); from trace.dat,
  *                or from a latency histogram: at their start time when
@@ -178,7 +179,9 @@ static void field_arg(struct pctx *p, struct tep_record *r,
 	if (!(fl->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING |
 			   TEP_FIELD_IS_DYNAMIC)) && fl->size <= 8 &&
 	    !tep_read_number_field(fl, r->data, &v)) {
-		if (fl->size == 8 && v >= KERNEL_TEXT_START)
+		/* addresses, and any u64 a JSON number cannot hold exactly */
+		if (fl->size == 8 && !(fl->flags & TEP_FIELD_IS_SIGNED) &&
+		    v > 1ull << 53)
 			fprintf(p->f, "\"0x%llx\"", v);
 		else if (fl->flags & TEP_FIELD_IS_SIGNED)
 			fprintf(p->f, "%lld", fl->size == 8 ? (long long)v :
