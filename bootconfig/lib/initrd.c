@@ -20,22 +20,32 @@
  * trailers the kernel ignores; BCONF_APPLY_OVERSIZE does the same, for
  * upstream's tests.  Read and delete handle any size that fits the file.
  *
- * Writing (apply and delete) never modifies the original file:
+ * Hostile files: the initrd is opened O_NONBLOCK and fstat()ed before
+ * anything else (a FIFO never blocks; only regular files are written), and
+ * a size field above BCONF_TRAILER_SIZE_MAX is refused before anything is
+ * read, so no claim makes us allocate more than that plus one byte.
+ *
+ * Writing (apply and delete) by default never modifies the original file:
  *
  *  1. The path is resolved with realpath(): a symlinked initrd (Debian's
  *     /initrd.img -> boot/initrd.img-VER) keeps its link and the target is
  *     replaced.  A hard-linked initrd loses the link: the other names keep
- *     the old image.
+ *     the old image.  The file is opened for writing too, as the tree's
+ *     tool opens it: a file the caller may not write is refused (-EACCES)
+ *     even in a writable directory.
  *  2. Stale temporary files of earlier runs that were killed (see 3) are
  *     removed: ".<base>.bconf-XXXXXX" files in the same directory that no
  *     live process holds a lock on.
  *  3. A temporary file ".<base>.bconf-XXXXXX" is created in the initrd's
- *     directory (O_EXCL, mode 0600, flock()ed while in use), receives the
- *     image without its old trailer and the new trailer, then the owner
- *     and mode of the original (fchown() only when they differ; when that
- *     is not permitted the operation fails with -EPERM rather than change
- *     the owner), and is fsync()ed.  Extended attributes, ACLs and security
- *     labels are not copied.
+ *     directory (O_EXCL, mode 0600, flock()ed while in use).  It receives
+ *     the image without its old trailer: a FICLONE of the original cut to
+ *     length where the file system shares blocks, else a copy of its data
+ *     extents only (SEEK_DATA/SEEK_HOLE: holes stay holes) after checking
+ *     that the file system has room for it (-ENOSPC, nothing written).
+ *     Then the new trailer, the owner of the original (fchown() only when
+ *     it differs; when that is not permitted the operation fails with
+ *     -EPERM rather than change the owner), its extended attributes where
+ *     permitted (best effort, as cp -a), its mode, and fsync().
  *  4. If the original was replaced or changed meanwhile: -EAGAIN.
  *  5. rename() over the resolved path, then fsync() of the directory.
  *
@@ -46,6 +56,8 @@
  * error is returned all the same.  A process killed during 3 leaves its
  * temporary file behind; the next apply or delete of that initrd removes
  * it (step 2).
+ *
+ * In place (BCONF_UPDATE_IN_PLACE, for a full disk): see job_in_place().
  *
  * Errors are negative errno values; nothing is printed; no global state.
  */

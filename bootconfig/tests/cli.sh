@@ -265,6 +265,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	mkdir mnt
 	head -c 160000 /dev/urandom >mnt.orig
 	set +e
+	# shellcheck disable=SC2016 # expanded by the inner bash
 	unshare -m --propagation private bash -c '
 		set -e
 		mount -t tmpfs -o size=256k tmpfs mnt
