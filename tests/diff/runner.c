@@ -367,8 +367,10 @@ static int spawn(char *const argv[], struct sbuf *out, struct sbuf *err)
 static bool parse_our_error(const char *text, const char *buf, size_t len,
 			    struct sbuf *msg, int *line, int *col)
 {
-	const char *nl = strchr(text, '\n'), *p, *src, *send;
+	const char *nl = strchr(text, '\n'), *p, *src, *send, *q;
 	size_t flen = strlen("c.bconf");
+	static struct sbuf want;
+	long width = 0;
 	int l = 0;
 
 	*line = 0;
@@ -396,16 +398,33 @@ static bool parse_our_error(const char *text, const char *buf, size_t len,
 	for (l = 1; l < *line && src < send; src++)
 		if (*src == '\n')
 			l++;
+	/*
+	 * bootconfig(1): bytes other than printable ASCII and tab are
+	 * shown as \xNN, and the caret line is as wide as what was shown.
+	 */
+	sbuf_reset(&want);
+	for (q = src; q < send && *q != '\n'; q++) {
+		unsigned char c = (unsigned char)*q;
+		char esc[8];
+
+		if ((c >= 0x20 && c < 0x7f) || c == '\t') {
+			sbuf_add(&want, q, 1);
+		} else {
+			snprintf(esc, sizeof(esc), "\\x%02x", c);
+			sbuf_str(&want, esc);
+		}
+		if (q - src < *col - 1)
+			width += (c >= 0x20 && c < 0x7f) || c == '\t' ? 1 : 4;
+	}
 	p = nl + 1;
 	nl = strchr(p, '\n');
-	if (!nl || strncmp(p, src, (size_t)(nl - p)) ||
-	    (src + (nl - p) < send && src[nl - p] != '\n')) {
+	if (!nl || (size_t)(nl - p) != want.n || memcmp(p, want.p, want.n)) {
 		res_fmt(RES_NOTE, "source line not quoted after the error\n");
 		return true;
 	}
 	p = nl + 1;
 	nl = strchr(p, '\n');
-	if (!nl || (int)(strchr(p, '^') - p) != *col - 1)
+	if (!nl || !strchr(p, '^') || strchr(p, '^') - p != width)
 		res_fmt(RES_NOTE, "caret not under column %d\n", *col);
 	return true;
 }
