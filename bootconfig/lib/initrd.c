@@ -673,12 +673,13 @@ static int copy_image(struct job *j)
  */
 static int put_image(struct job *j, size_t tail_len)
 {
-	int ret;
+	int ret = 0;
 
-	if (ioctl(j->tmpfd, FICLONE, j->fd) == 0)
-		ret = 0;
-	else if (!(ret = check_space(j, tail_len)))
-		ret = copy_image(j);
+	if (ioctl(j->tmpfd, FICLONE, j->fd) < 0) {
+		ret = check_space(j, tail_len);
+		if (!ret)
+			ret = copy_image(j);
+	}
 	if (!ret && ftruncate(j->tmpfd, (off_t)j->keep) < 0)
 		ret = -errno;
 	return ret;

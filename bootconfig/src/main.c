@@ -518,8 +518,14 @@ static int update_error(const struct opts *o, const char *doing, int err,
 		 doing);
 	if (trailer_error(o->path, err, t, "nothing was changed"))
 		return 1;
-	if (err != -ENOSPC || !sp->need)
+	if (err != -ENOSPC)
 		return err_errno(o->path, what, err);
+	if (!sp->need) {	/* not the copy: creating or finishing the file */
+		err_errno(o->path, what, err);
+		fputs("  note: free some space, or use --in-place, which needs no new file (see bootconfig(1))\n",
+		      stderr);
+		return 1;
+	}
 	fprintf(stderr, "%s: %s: not enough free space for the new copy of the initrd: it needs ",
 		prog, disp(o->path));
 	put_size(stderr, sp->need);

@@ -288,5 +288,39 @@ else
 	echo "# skipped: the permission and tmpfs checks need root and setpriv"
 fi
 
+# Root only, when XFS is already registered (nothing gets loaded into the
+# kernel) and mkfs.xfs exists: on a reflink file system the image is cloned,
+# so -a succeeds with less free space than the image's size.
+if [ "$(id -u)" -eq 0 ] && [ -e /dev/loop-control ] && command -v mkfs.xfs >/dev/null &&
+	grep -qw xfs /proc/filesystems; then
+	truncate -s 320M xfs.img
+	mkfs.xfs -q -m reflink=1 xfs.img
+	head -c 4000000 /dev/urandom >xfs.orig
+	mkdir -p xmnt
+	set +e
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	unshare -m --propagation private bash -c '
+		set -e
+		mount -o loop xfs.img xmnt
+		cp xfs.orig xmnt/initrd
+		avail=$(df -B1 --output=avail xmnt | tail -n 1)
+		fallocate -l $((avail - 1000000)) xmnt/fill
+		df -B1 --output=avail xmnt | tail -n 1 >xfs.avail
+		"$1" -a small.bconf xmnt/initrd >xfs.out 2>xfs.err && echo 0 >xfs.rc || echo $? >xfs.rc
+		"$1" -l xmnt/initrd >xfs.list
+		"$1" -d xmnt/initrd
+		cmp -s xmnt/initrd xfs.orig && echo same >xfs.same
+		umount xmnt
+	' - "$bc"
+	set -e
+	check "-a clones a 4 MB image on XFS with $(cat xfs.avail 2>/dev/null) bytes free" \
+		test "$(cat xfs.rc 2>/dev/null)" = 0
+	check "... and the config is there" grep -qx 'key = "value"' xfs.list
+	check "... -d clones back the image" test -f xfs.same
+	rm -f xfs.img
+else
+	echo "# skipped: the reflink check needs root, a loop device, mkfs.xfs and XFS already registered"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
