@@ -6,13 +6,16 @@
 #   make demo       build everything, boot the default example, report
 #   make kernel     build (or reuse) the kernel: TREE=6.1|6.12
 #   make install    PREFIX=/usr/local DESTDIR= (also: make uninstall)
-#   make fuzz       libFuzzer runs;  make fuzz-diff N=1000000
+#   make fuzz       libFuzzer runs, FUZZ_SECONDS=60 per harness (FUZZ_TREE=6.1
+#                   for the differential one);  make fuzz-diff N=1000000
+#                   (the generated differential test against both trees)
 #   make bench      benchmarks, printed as ratios against a baseline
 
 PREFIX	?= /usr/local
 TREE	?= 6.1
 SUITES	?=
 N	?= 1000000
+FUZZ_SECONDS ?= 60
 
 all:
 	$(MAKE) -C bootconfig
@@ -41,11 +44,12 @@ uninstall:
 	$(MAKE) -C dracut-module uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 
 fuzz: deps
-	$(MAKE) -C bootconfig fuzz
+	$(MAKE) -C bootconfig fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
 	$(MAKE) -C trace-analysis fuzz
 
 fuzz-diff: deps all
-	N=$(N) tests/diff/run.sh
+	N=$(N) tests/diff/run.sh --tree 6.1
+	N=$(N) tests/diff/run.sh --tree 6.12
 
 bench: deps all
 	@set -e; for b in bench/*.sh; do echo "== $$b"; $$b; done
