@@ -17,7 +17,8 @@
 #
 # The image has two flavours, chosen by BTB_FLAVOUR (default: the
 # environment's BT_INITRD_FLAVOUR, else shell):
-#   shell    dracut's shell init (module base, no systemd), uncompressed;
+#   shell    dracut's shell init (modules dash and base, no systemd),
+#            uncompressed;
 #            the collector runs at the first hook (cmdline) and powers off
 #   systemd  systemd as the initramfs init (what real images use), zstd;
 #            the collector runs at the same hook (dracut-cmdline.service)
@@ -57,7 +58,7 @@ btb_dracut_args()
 		--no-early-microcode --reproducible
 	case "$BTB_FLAVOUR" in
 	shell)
-		printf '%s\n' --no-compress --modules "base boottrace-collect"
+		printf '%s\n' --no-compress --modules "dash base boottrace-collect"
 		;;
 	systemd)
 		printf '%s\n' --zstd --modules \

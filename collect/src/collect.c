@@ -355,12 +355,17 @@ static int sorted_dirs(const char *dir, struct dirent ***list)
 	return scandir(dir, list, NULL, alphasort);
 }
 
-static bool is_dir(const char *dir, const char *name)
+/* is the entry E of DIR a directory?  (d_type saves a stat per entry) */
+static bool is_dir(const char *dir, const struct dirent *e)
 {
 	struct stat st;
-	char *p = path_join(dir, name);
-	bool r = !stat(p, &st) && S_ISDIR(st.st_mode);
+	char *p;
+	bool r;
 
+	if (e->d_type != DT_UNKNOWN)
+		return e->d_type == DT_DIR;
+	p = path_join(dir, e->d_name);
+	r = !stat(p, &st) && S_ISDIR(st.st_mode);
 	free(p);
 	return r;
 }
@@ -402,7 +407,7 @@ static void dump_events(const char *src, const char *dst)
 		char *gdir = path_join(evroot, gn);
 		int ne;
 
-		if (gn[0] == '.' || !is_dir(evroot, gn) ||
+		if (gn[0] == '.' || !is_dir(evroot, groups[g]) ||
 		    (ne = sorted_dirs(gdir, &evs)) < 0) {
 			free(gdir);
 			continue;
@@ -411,7 +416,7 @@ static void dump_events(const char *src, const char *dst)
 			const char *en = evs[e]->d_name;
 			char *evdir = path_join(gdir, en), *evdst;
 
-			if (en[0] != '.' && is_dir(gdir, en) && event_changed(evdir)) {
+			if (en[0] != '.' && is_dir(gdir, evs[e]) && event_changed(evdir)) {
 				if (asprintf(&evdst, "%s/events/%s/%s", dst, gn, en) < 0)
 					die("out of memory");
 				dump_event(evdir, evdst);
@@ -452,7 +457,7 @@ static void dump_array(const char *src, const char *dst)
 	for (int i = 0; i < n; i++) {
 		const char *cn = cpus[i]->d_name;
 
-		if (!strncmp(cn, "cpu", 3) && is_dir(pc, cn)) {
+		if (!strncmp(cn, "cpu", 3) && is_dir(pc, cpus[i])) {
 			char *s, *d;
 
 			if (asprintf(&s, "%s/%s/stats", pc, cn) < 0 ||
@@ -492,7 +497,7 @@ static char **instances(void)
 	for (int i = 0; i < n; i++) {
 		const char *name = ents[i]->d_name;
 
-		if (strcmp(name, ".") && strcmp(name, "..") && is_dir(dir, name)) {
+		if (strcmp(name, ".") && strcmp(name, "..") && is_dir(dir, ents[i])) {
 			if (plain_name(name))
 				names[k++] = strdup(name);
 			else
