@@ -20,6 +20,7 @@ FUZZ_SECONDS ?= 60
 all:
 	$(MAKE) -C bootconfig
 	$(MAKE) -C trace-analysis
+	$(MAKE) -C collect
 
 deps:
 	scripts/deps.sh all
@@ -39,6 +40,7 @@ install: all
 	$(MAKE) -C bootconfig install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 	$(MAKE) -C dracut-module install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 	$(MAKE) -C trace-analysis install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	$(MAKE) -C collect install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 
 uninstall:
 	$(MAKE) -C dracut-module uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
@@ -57,5 +59,6 @@ bench: deps all
 clean:
 	$(MAKE) -C bootconfig clean
 	$(MAKE) -C trace-analysis clean
+	$(MAKE) -C collect clean
 
 .PHONY: all deps check demo kernel install uninstall fuzz fuzz-diff bench clean

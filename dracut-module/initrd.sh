@@ -5,16 +5,19 @@ set -euo pipefail
 BT_TOP=${BT_TOP:-$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)}
 # shellcheck source=../scripts/lib.sh
 . "$BT_TOP/scripts/lib.sh"
-# shellcheck source=../qemu/lib-boot.sh
-. "$BT_TOP/qemu/lib-boot.sh"
+# shellcheck source=lib-dracut.sh
+. "$BT_TOP/dracut-module/lib-dracut.sh"
 
 usage()
 {
 	cat <<'USAGE'
 usage: boottrace initrd [CONF.bconf] -o INITRD [options]
 
-Build an initramfs for a test boot: Debian's dracut (systemd flavour, no
-kernel modules) with the boottrace collector module, carrying CONF.
+Build an initramfs for a test boot: Debian's dracut (no kernel modules)
+with the boottrace collector module (collect/, run at the first hook, which
+powers off when done), carrying CONF.  The default flavour is dracut's
+shell init, uncompressed: the fastest to unpack and reach; --flavour
+systemd makes the systemd-based image real systems use.
 
 By default (--delivery posthoc) the dracut output without bootconfig (the
 "base" image) is cached and CONF is appended with `boottrace bootconfig -a`:
@@ -24,15 +27,19 @@ carrying CONF, exactly what a user's `dracut --force` with bootconfig_files
 makes (cached per CONF content and mode).
 
 Images are cached in $BOOTTRACE_CACHE/initrd, keyed by the dracut version,
-the modules, the kernel release, the dracut arguments, the versions of the
-host programs copied into the image and (for trailer/early) CONF's content
-and the delivery mode.
+the modules, the kernel release, the dracut arguments (flavour), the
+versions of the host programs copied into the image, the collector binary
+and (for trailer/early) CONF's content and the delivery mode.
 
 options:
   -o, --output INITRD   where to write the image (replaced only on success)
   --kver RELEASE        kernel release to build for (default: the release of
                         the kernel `boottrace kernel --tree TREE` builds)
   --tree 6.1|6.12       kernel tree (default 6.1)
+  --flavour shell|systemd
+                        the initramfs init: dracut's shell init (default;
+                        the environment's BT_INITRD_FLAVOUR overrides the
+                        default) or systemd
   --delivery MODE       posthoc (default): the cached base image plus
                         `bootconfig -a`; trailer or early: dracut with the
                         95bootconfig module in that bootconfig_mode
@@ -51,6 +58,7 @@ while [ $# -gt 0 ]; do
 	-o | --output) [ $# -ge 2 ] || bt_die "$1 needs a file"; out=$2; shift ;;
 	--kver) [ $# -ge 2 ] || bt_die "--kver needs a release"; kver=$2; shift ;;
 	--tree) [ $# -ge 2 ] || bt_die "--tree needs 6.1 or 6.12"; tree=$2; shift ;;
+	--flavour) [ $# -ge 2 ] || bt_die "--flavour needs shell or systemd"; BTB_FLAVOUR=$2; shift ;;
 	--delivery) [ $# -ge 2 ] || bt_die "--delivery needs trailer, early or posthoc"; delivery=$2; shift ;;
 	--no-cache) nocache=--no-cache ;;
 	--print-base) print_base=1 ;;
@@ -64,6 +72,7 @@ while [ $# -gt 0 ]; do
 done
 tree=$(bt_tree_series "$tree")
 case "$delivery" in trailer | early | posthoc) ;; *) bt_die "--delivery: use trailer, early or posthoc" ;; esac
+case "$BTB_FLAVOUR" in shell | systemd) ;; *) bt_die "--flavour: use shell or systemd (got '$BTB_FLAVOUR')" ;; esac
 
 if [ -z "$print_base" ]; then
 	[ -n "$out" ] || bt_die "no output given: use -o INITRD (see --help)"
@@ -73,8 +82,10 @@ if [ -z "$print_base" ]; then
 fi
 
 if [ -z "$kver" ]; then
-	btb_kernel "$tree"
-	kver=$BTB_KREL
+	kimage=$("$BT_TOP/bin/boottrace" kernel --tree "$tree" | tail -n1) ||
+		bt_die "no kernel for tree $tree (see above); or give --kver"
+	kver=$(cat "$(dirname "$kimage")/kernelrelease") ||
+		bt_die "$(dirname "$kimage")/kernelrelease is missing"
 fi
 case "$kver" in
 "" | */* | .*) bt_die "bad kernel release '$kver'" ;;

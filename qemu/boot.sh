@@ -302,20 +302,13 @@ collect_errs=$(sed -n 's/^errors=//p' "$out/collect.status")
 [ "${collect_errs:-0}" = 0 ] || warnings+=("collector reported $collect_errs problem(s), see collect.log")
 [ -s "$out/trace.dat" ] || warnings+=("no trace.dat in the bundle")
 
-ginfo()
-{
-	sed -n "s/^$1=//p" "$out/guest-info" 2>/dev/null | head -n1
-}
-
 # --- metadata ---------------------------------------------------------
 bconf_hash=none
 [ -z "$conf" ] || bconf_hash=$(sha256sum <"$conf" | cut -c1-16)
 {
-	echo "format=boottrace-bundle-1"
 	echo "created=$started"
 	echo "boottrace_version=$(git -C "$BT_TOP" describe --always --dirty 2>/dev/null || echo unknown)"
 	echo "kernel_release=$BTB_KREL"
-	echo "kernel_release_guest=$(ginfo kernel_release)"
 	echo "kernel_image_hash=$(sha256sum <"$BTB_KIMAGE" | cut -c1-16)"
 	echo "tree=$(btb_kernel_meta tree)"
 	echo "tree_version=$(btb_kernel_meta tree_version)"
@@ -337,13 +330,9 @@ bconf_hash=none
 	echo "smp=$smp"
 	echo "memory_mb=$mem"
 	echo "rtc=${rtc:-host}"
-	echo "guest_time=$(ginfo guest_time)"
-	echo "guest_btime=$(ginfo guest_btime)"
-	echo "guest_boot_time=$(date -u -d "@$(ginfo guest_btime)" +%Y-%m-%dT%H:%M:%SZ 2>/dev/null)"
-	echo "guest_uptime_at_collect=$(ginfo guest_uptime)"
 	echo "boot_wall_seconds=$wall"
 	echo "warnings=$(IFS='|'; echo "${warnings[*]}")"
-} >"$out/metadata"
+} | btb_bundle_meta "$out" || failed "no bundle: the collector's metadata is missing or conflicts (see above)"
 
 # --- install ----------------------------------------------------------
 if [ -e "$bundle" ]; then

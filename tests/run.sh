@@ -25,11 +25,16 @@ cd "$TOP"
 
 all=(unit clang install shell compat diff kernel boot series analysis dracut lint examples)
 
-suite_unit() { make -s -C bootconfig check && make -s -C trace-analysis check; }
+suite_unit()
+{
+	make -s -C bootconfig check && make -s -C trace-analysis check &&
+		make -s -C collect check
+}
 suite_clang()
 {
 	make -s -C bootconfig CC=clang B=build-clang all &&
-		make -s -C trace-analysis CC=clang B=build-clang all
+		make -s -C trace-analysis CC=clang B=build-clang all &&
+		make -s -C collect CC=clang B=build-clang all
 }
 suite_shell()
 {

@@ -1,4 +1,6 @@
 #!/bin/sh
-# pre-trigger hook (sourced by dracut): hand over to the collector, which
-# checks boottrace.collect= itself and returns at once when it is absent.
-/usr/bin/boottrace-collect
+# cmdline hook (sourced by dracut's init, the first hook it runs; in the
+# systemd flavour by dracut-cmdline.service): hand over to the collector,
+# which returns at once unless boottrace.collect= is on the command line,
+# and otherwise writes the bundle and powers the machine off.
+/usr/bin/boottrace-collect --initramfs

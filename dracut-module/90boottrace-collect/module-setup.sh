@@ -1,15 +1,38 @@
 #!/bin/bash
 # 90boottrace-collect - dracut module: collect a boot-time tracing bundle.
 #
-# For test boots only.  The pre-trigger hook runs the collector, which does
-# nothing unless the kernel command line has boottrace.collect=DEV (DEV a
-# raw virtio disk prepared by `boottrace boot`).  See docs/bundle.md.
-# shellcheck disable=SC2154 # $moddir is set by dracut
+# For test boots only.  At the first hook (cmdline) it runs
+# boottrace-collect --initramfs (collect/), which does nothing unless the
+# kernel command line has boottrace.collect=DEV (DEV a raw virtio disk
+# prepared by `boottrace boot`).  See docs/bundle.md.
+#
+# The collector binary: dracut.conf's boottrace_collect=PATH, else the
+# checkout's collect/build/boottrace-collect, else boottrace-collect in PATH.
+# It is static and runs no program but trace-cmd, so the image needs no
+# udev, no kmod and no tar.
+# shellcheck disable=SC2154 # $moddir, $boottrace_collect are set by dracut
+
+# The collector to install, or nothing.
+collector()
+{
+	local c
+
+	for c in "${boottrace_collect:-}" \
+		"$(readlink -f "$moddir")/../../collect/build/boottrace-collect" \
+		"$(command -v boottrace-collect)"; do
+		[ -n "$c" ] && [ -x "$c" ] && { echo "$c"; return 0; }
+	done
+	return 1
+}
 
 # called by dracut
 check()
 {
-	require_binaries trace-cmd tar || return 1
+	require_binaries trace-cmd || return 1
+	if ! collector >/dev/null; then
+		derror "boottrace-collect: no collector binary (build it: make -C collect)"
+		return 1
+	fi
 	# only when asked for with --modules / add_dracutmodules
 	return 255
 }
@@ -17,19 +40,14 @@ check()
 # called by dracut
 depends()
 {
-	echo base bash systemd
+	echo base
 	return 0
 }
 
 # called by dracut
 install()
 {
-	inst_multiple trace-cmd tar grep dmesg uname date sync mount head \
-		cat mkdir rm ls sleep tr wc cut sort stat
-	inst_multiple -o systemctl poweroff
-	# boottrace.insmod=: modules with trace events (the .ko files are
-	# added to the initramfs by whoever boots it)
-	inst_multiple -o insmod rmmod
-	inst_script "$moddir/boottrace-collect.sh" /usr/bin/boottrace-collect
-	inst_hook pre-trigger 50 "$moddir/boottrace-collect-hook.sh"
+	inst_binary "$(collector)" /usr/bin/boottrace-collect
+	inst_multiple trace-cmd
+	inst_hook cmdline 00 "$moddir/boottrace-collect-hook.sh"
 }

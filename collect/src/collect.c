@@ -1,0 +1,1114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * boottrace-collect - write a boottrace bundle (docs/bundle.md) from a live
+ * tracefs.
+ *
+ * The same program runs in the test initramfs (--initramfs: the earliest
+ * dracut hook of a boot made by `boottrace boot`) and on any live system
+ * (`boottrace collect -o DIR`).  It stops tracing everywhere, copies the
+ * text state of tracefs that trace.dat does not carry (every instance,
+ * dynamic and synthetic events, triggers, hist files, filters, error_log,
+ * boot_status, per-CPU stats), the kernel's view of the system
+ * (/proc/bootconfig, /proc/cmdline, the kernel log, uname), pulls the ring
+ * buffers with `trace-cmd extract` (the only program it runs, once), and
+ * writes the metadata file.  In the initramfs it then writes the bundle as
+ * a tar archive onto the harness's raw disk and powers the machine off.
+ *
+ * Every problem is counted: the bundle then says complete=no in its
+ * metadata (and errors=N in collect.status) and the message names the file
+ * and the reason.  Nothing is forked per file.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "collect.h"
+
+#define DISK_MAGIC	"BOOTTRACE-COLLECT-DISK-1"
+#define INITRAMFS_OUT	"/run/boottrace/bundle"
+#define DEFAULT_TRACEFS	"/sys/kernel/tracing"
+
+static struct ctx {
+	const char *tracefs;	/* the tracefs directory */
+	const char *out;	/* the bundle directory */
+	int outfd;
+	int logfd;		/* collect.log, -1 before it exists */
+	int consfd;		/* /dev/console in the initramfs, else -1 */
+	bool verbose;
+	int errors;
+} C = { .outfd = -1, .logfd = -1, .consfd = -1 };
+
+static void uptime(char *buf, size_t len)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	snprintf(buf, len, "%ld.%02ld", (long)ts.tv_sec, ts.tv_nsec / 10000000);
+}
+
+static void write_all(int fd, const char *buf, size_t len)
+{
+	while (len && fd >= 0) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		buf += n;
+		len -= n;
+	}
+}
+
+static void vsay(const char *level, const char *fmt, va_list ap)
+{
+	char msg[1024], up[32], line[1200];
+	int n;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	uptime(up, sizeof(up));
+	n = snprintf(line, sizeof(line), "[%s] %s%s\n", up, level, msg);
+	if (n > (int)sizeof(line) - 1)
+		n = sizeof(line) - 1;
+	write_all(C.logfd, line, n);
+	if (C.consfd >= 0) {
+		char cons[1300];
+		int m = snprintf(cons, sizeof(cons), "boottrace-collect: %s", line);
+
+		write_all(C.consfd, cons, m < (int)sizeof(cons) ? m : (int)sizeof(cons) - 1);
+	} else if (*level || C.verbose) {
+		fprintf(stderr, "boottrace-collect: %s%s\n", level, msg);
+	}
+}
+
+/* say: a progress line in collect.log (and on the console) */
+static void __attribute__((format(printf, 1, 2))) say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay("", fmt, ap);
+	va_end(ap);
+}
+
+/* fail: a problem; the bundle will be marked incomplete */
+static void __attribute__((format(printf, 1, 2))) fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	C.errors++;
+	va_start(ap, fmt);
+	vsay("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("boottrace-collect: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+/*
+ * read_file - the whole content of PATH (NUL-terminated, *len bytes).
+ * Returns NULL with errno set; ENOENT means the kernel has no such file.
+ */
+char *read_file(const char *path, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *buf, *nb;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = malloc(cap);
+	if (!buf)
+		goto fail;
+	for (;;) {
+		ssize_t r;
+
+		if (cap - n < 2) {
+			nb = realloc(buf, cap * 2);
+			if (!nb)
+				goto fail;
+			buf = nb;
+			cap *= 2;
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto fail;
+		if (r == 0)
+			break;
+		n += r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+fail:
+	err = errno;
+	free(buf);
+	close(fd);
+	errno = err;
+	return NULL;
+}
+
+/* write DST (relative to the bundle) with LEN bytes; counts failures */
+static void put_file(const char *dst, const char *data, size_t len)
+{
+	int fd = openat(C.outfd, dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	size_t done = 0;
+
+	if (fd < 0) {
+		fail("cannot write %s/%s: %s", C.out, dst, strerror(errno));
+		return;
+	}
+	while (done < len) {
+		ssize_t n = write(fd, data + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			fail("cannot write %s/%s: %s", C.out, dst,
+			     n < 0 ? strerror(errno) : "short write");
+			close(fd);
+			return;
+		}
+		done += n;
+	}
+	if (close(fd))
+		fail("cannot write %s/%s: %s", C.out, dst, strerror(errno));
+}
+
+/*
+ * copy - copy the file SRC to DST (relative to the bundle).  A missing SRC
+ * is no error (the kernel does not have it).  With KEEP, the content is
+ * returned (caller frees), else NULL.
+ */
+static char *copy(const char *src, const char *dst, bool keep)
+{
+	size_t len;
+	char *data = read_file(src, &len);
+
+	if (!data) {
+		if (errno != ENOENT)
+			fail("cannot read %s: %s", src, strerror(errno));
+		return NULL;
+	}
+	put_file(dst, data, len);
+	if (keep)
+		return data;
+	free(data);
+	return NULL;
+}
+
+/* mkdir -p of DIR relative to the bundle */
+static int mkdirs(const char *dir)
+{
+	char p[PATH_MAX], *s;
+
+	if (snprintf(p, sizeof(p), "%s", dir) >= (int)sizeof(p))
+		return -1;
+	for (s = p + 1; ; s++) {
+		if (*s != '/' && *s)
+			continue;
+		char c = *s;
+
+		*s = '\0';
+		if (mkdirat(C.outfd, p, 0755) && errno != EEXIST) {
+			fail("cannot create %s/%s: %s", C.out, p, strerror(errno));
+			return -1;
+		}
+		if (!c)
+			return 0;
+		*s = c;
+	}
+}
+
+static char *path_join(const char *a, const char *b)
+{
+	char *p;
+
+	if (asprintf(&p, "%s/%s", a, b) < 0) {
+		fprintf(stderr, "boottrace-collect: error: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+static void copy_to(const char *srcdir, const char *name, const char *dstdir)
+{
+	char *s = path_join(srcdir, name), *d = path_join(dstdir, name);
+
+	copy(s, d, false);
+	free(s);
+	free(d);
+}
+
+/* a name we accept as one path component in the bundle */
+bool plain_name(const char *s)
+{
+	if (!*s || *s == '.')
+		return false;
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_.+-", *s))
+			return false;
+	return true;
+}
+
+/*
+ * changed_text - does TEXT have a line other than "0", "none" or a comment?
+ * (an event whose enable, filter or trigger says so was touched by the
+ * boot-time configuration or by someone since)
+ */
+bool changed_text(const char *text)
+{
+	const char *l = text;
+
+	while (l && *l) {
+		const char *e = strchr(l, '\n');
+		size_t n = e ? (size_t)(e - l) : strlen(l);
+
+		if (!(n == 1 && l[0] == '0') && !(n == 4 && !strncmp(l, "none", 4)) &&
+		    l[0] != '#')
+			return true;
+		l = e ? e + 1 : NULL;
+	}
+	return false;
+}
+
+/* has_hist - does the trigger TEXT have a hist trigger line? */
+bool has_hist(const char *text)
+{
+	const char *l = text;
+
+	while (l && *l) {
+		if (!strncmp(l, "hist:", 5))
+			return true;
+		l = strchr(l, '\n');
+		if (l)
+			l++;
+	}
+	return false;
+}
+
+/*
+ * event_changed - is one of the event's enable, filter or trigger not the
+ * default?  One read(2) per file: the defaults are far shorter than the
+ * buffer, and a file that fills it is not a default.  (Every read costs
+ * under emulation, and more with a live kprobe on vfs_read.)
+ */
+static bool event_changed(const char *evdir)
+{
+	static const char *const files[] = { "enable", "filter", "trigger" };
+	bool changed = false;
+	char buf[4096];
+
+	for (size_t i = 0; i < 3 && !changed; i++) {
+		char *p = path_join(evdir, files[i]);
+		int fd = open(p, O_RDONLY | O_CLOEXEC);
+		ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+		if (n < 0 && errno != ENOENT)
+			fail("cannot read %s: %s", p, strerror(errno));
+		if (n >= 0) {
+			buf[n] = '\0';
+			changed = n == sizeof(buf) - 1 || changed_text(buf);
+		}
+		if (fd >= 0)
+			close(fd);
+		free(p);
+	}
+	return changed;
+}
+
+static int sorted_dirs(const char *dir, struct dirent ***list)
+{
+	return scandir(dir, list, NULL, alphasort);
+}
+
+/* is the entry E of DIR a directory?  (d_type saves a stat per entry) */
+static bool is_dir(const char *dir, const struct dirent *e)
+{
+	struct stat st;
+	char *p;
+	bool r;
+
+	if (e->d_type != DT_UNKNOWN)
+		return e->d_type == DT_DIR;
+	p = path_join(dir, e->d_name);
+	r = !stat(p, &st) && S_ISDIR(st.st_mode);
+	free(p);
+	return r;
+}
+
+static void dump_event(const char *evsrc, const char *evdst)
+{
+	static const char *const files[] = { "enable", "filter", "format", "id" };
+	char *s, *d, *trig;
+
+	if (mkdirs(evdst))
+		return;
+	for (size_t i = 0; i < 4; i++)
+		copy_to(evsrc, files[i], evdst);
+	s = path_join(evsrc, "trigger");
+	d = path_join(evdst, "trigger");
+	trig = copy(s, d, true);
+	free(s);
+	free(d);
+	/* hist exists for every event; only a hist trigger fills it */
+	if (has_hist(trig))
+		copy_to(evsrc, "hist", evdst);
+	free(trig);
+}
+
+static void dump_events(const char *src, const char *dst)
+{
+	struct dirent **groups, **evs;
+	char *evroot = path_join(src, "events");
+	int ng = sorted_dirs(evroot, &groups);
+
+	if (ng < 0) {
+		if (errno != ENOENT)
+			fail("cannot list %s: %s", evroot, strerror(errno));
+		free(evroot);
+		return;
+	}
+	for (int g = 0; g < ng; g++) {
+		const char *gn = groups[g]->d_name;
+		char *gdir = path_join(evroot, gn);
+		int ne;
+
+		if (gn[0] == '.' || !is_dir(evroot, groups[g]) ||
+		    (ne = sorted_dirs(gdir, &evs)) < 0) {
+			free(gdir);
+			continue;
+		}
+		for (int e = 0; e < ne; e++) {
+			const char *en = evs[e]->d_name;
+			char *evdir = path_join(gdir, en), *evdst;
+
+			if (en[0] != '.' && is_dir(gdir, evs[e]) && event_changed(evdir)) {
+				if (asprintf(&evdst, "%s/events/%s/%s", dst, gn, en) < 0)
+					die("out of memory");
+				dump_event(evdir, evdst);
+				free(evdst);
+			}
+			free(evdir);
+			free(evs[e]);
+		}
+		free(evs);
+		free(gdir);
+	}
+	for (int g = 0; g < ng; g++)
+		free(groups[g]);
+	free(groups);
+	free(evroot);
+}
+
+/* the state of one trace array (the top one or an instance) */
+static void dump_array(const char *src, const char *dst)
+{
+	static const char *const files[] = {
+		"current_tracer", "trace_clock", "buffer_size_kb",
+		"buffer_total_size_kb", "tracing_on", "tracing_cpumask",
+		"set_event", "set_event_pid", "set_ftrace_filter",
+		"set_ftrace_notrace", "set_ftrace_pid", "set_graph_function",
+		"set_graph_notrace", "trace_options", "error_log",
+		"snapshot_status",
+	};
+	struct dirent **cpus;
+	char *pc = path_join(src, "per_cpu");
+	int n;
+
+	if (mkdirs(dst))
+		goto out;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		copy_to(src, files[i], dst);
+	n = sorted_dirs(pc, &cpus);
+	for (int i = 0; i < n; i++) {
+		const char *cn = cpus[i]->d_name;
+
+		if (!strncmp(cn, "cpu", 3) && is_dir(pc, cpus[i])) {
+			char *s, *d;
+
+			if (asprintf(&s, "%s/%s/stats", pc, cn) < 0 ||
+			    asprintf(&d, "%s/per_cpu/%s", dst, cn) < 0)
+				die("out of memory");
+			if (!mkdirs(d)) {
+				free(d);
+				if (asprintf(&d, "%s/per_cpu/%s/stats", dst, cn) < 0)
+					die("out of memory");
+				copy(s, d, false);
+			}
+			free(s);
+			free(d);
+		}
+		free(cpus[i]);
+	}
+	if (n >= 0)
+		free(cpus);
+	dump_events(src, dst);
+out:
+	free(pc);
+}
+
+/* the names of the instances, sorted; NULL-terminated */
+static char **instances(void)
+{
+	struct dirent **ents;
+	char *dir = path_join(C.tracefs, "instances");
+	char **names;
+	int n = sorted_dirs(dir, &ents), k = 0;
+
+	names = calloc(n > 0 ? n + 1 : 1, sizeof(*names));
+	if (!names)
+		die("out of memory");
+	if (n < 0 && errno != ENOENT)
+		fail("cannot list %s: %s", dir, strerror(errno));
+	for (int i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name;
+
+		if (strcmp(name, ".") && strcmp(name, "..") && is_dir(dir, ents[i])) {
+			if (plain_name(name))
+				names[k++] = strdup(name);
+			else
+				fail("skipping instance with odd name");
+		}
+		free(ents[i]);
+	}
+	if (n >= 0)
+		free(ents);
+	free(dir);
+	return names;
+}
+
+static void free_names(char **names)
+{
+	for (char **p = names; *p; p++)
+		free(*p);
+	free(names);
+}
+
+static void set_tracing_off(const char *dir)
+{
+	char *p = path_join(dir, "tracing_on");
+	int fd = open(p, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0 && errno == ENOENT) {
+		free(p);
+		return;
+	}
+	if (fd < 0 || write(fd, "0", 1) != 1)
+		fail("cannot stop tracing in %s: %s", dir, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(p);
+}
+
+/* nothing the collector does afterwards may be traced */
+static void stop_tracing(char **names)
+{
+	char *inst = path_join(C.tracefs, "instances");
+
+	set_tracing_off(C.tracefs);
+	for (char **p = names; *p; p++) {
+		char *d = path_join(inst, *p);
+
+		set_tracing_off(d);
+		free(d);
+	}
+	free(inst);
+}
+
+static void dump_tracefs(char **names)
+{
+	static const char *const global[] = {
+		"dynamic_events", "kprobe_events", "synthetic_events",
+		"kprobe_profile", "available_tracers", "boot_status",
+	};
+	char *inst = path_join(C.tracefs, "instances");
+
+	dump_array(C.tracefs, "tracefs");
+	for (size_t i = 0; i < sizeof(global) / sizeof(global[0]); i++)
+		copy_to(C.tracefs, global[i], "tracefs");
+	for (char **p = names; *p; p++) {
+		char *s = path_join(inst, *p), *d;
+
+		if (asprintf(&d, "tracefs/instances/%s", *p) < 0)
+			die("out of memory");
+		dump_array(s, d);
+		free(s);
+		free(d);
+	}
+	free(inst);
+}
+
+/*
+ * klog_text - the kernel log as `dmesg` prints it: the syslog prefix "<N>"
+ * of each line dropped.
+ */
+char *klog_text(const char *raw, size_t len, size_t *outlen)
+{
+	char *out = malloc(len + 1), *o = out;
+	size_t i = 0;
+
+	if (!out)
+		return NULL;
+	while (i < len) {
+		size_t j = i;
+
+		if (raw[i] == '<') {
+			j = i + 1;
+			while (j < len && raw[j] >= '0' && raw[j] <= '9')
+				j++;
+			j = (j < len && raw[j] == '>' && j > i + 1) ? j + 1 : i;
+		}
+		for (i = j; i < len && raw[i] != '\n'; i++)
+			*o++ = raw[i];
+		if (i < len)
+			*o++ = raw[i++];
+	}
+	*o = '\0';
+	*outlen = o - out;
+	return out;
+}
+
+static void dump_dmesg(void)
+{
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char *raw, *text;
+	size_t len;
+	int n;
+
+	if (size <= 0) {
+		fail("cannot read the kernel log size: %s", strerror(errno));
+		return;
+	}
+	raw = malloc(size);
+	if (!raw)
+		die("out of memory");
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, raw, size);
+	if (n < 0) {
+		fail("cannot read the kernel log: %s", strerror(errno));
+		free(raw);
+		return;
+	}
+	text = klog_text(raw, n, &len);
+	if (!text)
+		die("out of memory");
+	put_file("dmesg", text, len);
+	free(text);
+	free(raw);
+}
+
+struct guest {
+	char release[256];
+	char time[32];
+	char boot_time[32];
+	long long btime;
+	char uptime[32];
+};
+
+static void utc(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void dump_system(struct guest *g)
+{
+	struct utsname u;
+	char *stat, *p, *up, *un;
+	int n;
+
+	if (mkdirs("proc"))
+		return;
+	copy("/proc/cmdline", "proc/cmdline", false);
+	/* always there: empty when no bootconfig was loaded */
+	if (access("/proc/bootconfig", F_OK))
+		put_file("proc/bootconfig", "", 0);
+	else
+		copy("/proc/bootconfig", "proc/bootconfig", false);
+	dump_dmesg();
+	if (uname(&u)) {
+		fail("uname failed: %s", strerror(errno));
+	} else {
+		n = asprintf(&un, "%s %s %s %s %s GNU/Linux\n", u.sysname,
+			     u.nodename, u.release, u.version, u.machine);
+		if (n < 0)
+			die("out of memory");
+		put_file("uname", un, n);
+		free(un);
+		snprintf(g->release, sizeof(g->release), "%s", u.release);
+	}
+	utc(time(NULL), g->time, sizeof(g->time));
+	stat = read_file("/proc/stat", NULL);
+	p = stat ? strstr(stat, "\nbtime ") : NULL;
+	if (p) {
+		g->btime = strtoll(p + 7, NULL, 10);
+		utc((time_t)g->btime, g->boot_time, sizeof(g->boot_time));
+	}
+	free(stat);
+	up = read_file("/proc/uptime", NULL);
+	if (up)
+		snprintf(g->uptime, sizeof(g->uptime), "%.*s",
+			 (int)strcspn(up, " \n"), up);
+	free(up);
+}
+
+/* the value of KEY= on the kernel command line, malloc'ed, or NULL */
+static char *cmdline_arg(const char *cmdline, const char *key)
+{
+	size_t kl = strlen(key);
+	const char *w = cmdline;
+
+	while (w && *w) {
+		size_t n;
+
+		w += strspn(w, " \t\n");
+		n = strcspn(w, " \t\n");
+		if (n > kl && !strncmp(w, key, kl) && w[kl] == '=')
+			return strndup(w + kl + 1, n - kl - 1);
+		w += n;
+	}
+	return NULL;
+}
+
+static void log_to(int fd, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	write_all(fd, buf, n < (int)sizeof(buf) ? n : (int)sizeof(buf) - 1);
+}
+
+/*
+ * boottrace.insmod=PATH[,PATH...] loads the modules before anything is
+ * dumped (their events and the boot-time settings kept for them are then
+ * in the bundle); boottrace.reload=N unloads and loads them again N times.
+ * The boot_status before the first load goes to modules/boot_status.before.
+ */
+static void load_modules(const char *cmdline)
+{
+	char *list = cmdline_arg(cmdline, "boottrace.insmod");
+	char *rl = cmdline_arg(cmdline, "boottrace.reload");
+	char *paths[64], *save = NULL, *tok, *bs;
+	int np = 0, reloads = 0, logfd;
+
+	if (!list)
+		goto out;
+	if (rl) {
+		char *end;
+		long v = strtol(rl, &end, 10);
+
+		if (!*rl || *end || v < 0 || v > 1000 || !strchr("0123456789", *rl))
+			fail("bad boottrace.reload=%s, not reloading", rl);
+		else
+			reloads = v;
+	}
+	for (tok = strtok_r(list, ",", &save); tok && np < 64;
+	     tok = strtok_r(NULL, ",", &save))
+		paths[np++] = tok;
+	if (mkdirs("modules"))
+		goto out;
+	bs = path_join(C.tracefs, "boot_status");
+	copy(bs, "modules/boot_status.before", false);
+	free(bs);
+	logfd = openat(C.outfd, "modules/insmod.log",
+		       O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	for (int round = 0; ; round++) {
+		for (int i = 0; i < np; i++) {
+			int fd = open(paths[i], O_RDONLY | O_CLOEXEC);
+
+			if (fd < 0 || syscall(SYS_finit_module, fd, "", 0)) {
+				log_to(logfd, "insmod %s: %s\n", paths[i], strerror(errno));
+				fail("insmod %s failed (see modules/insmod.log)", paths[i]);
+			} else {
+				say("loaded %s", paths[i]);
+			}
+			if (fd >= 0)
+				close(fd);
+		}
+		if (round >= reloads)
+			break;
+		sleep(1);
+		for (int i = 0; i < np; i++) {
+			char name[256], *b = strrchr(paths[i], '/'), *d;
+
+			snprintf(name, sizeof(name), "%s", b ? b + 1 : paths[i]);
+			d = strstr(name, ".ko");
+			if (d && !d[3])
+				*d = '\0';
+			char mod[256];
+
+			snprintf(mod, sizeof(mod), "%s", name);
+			for (d = mod; *d; d++)
+				if (*d == '-')
+					*d = '_';
+			if (syscall(SYS_delete_module, mod, O_NONBLOCK)) {
+				log_to(logfd, "rmmod %s: %s\n", mod, strerror(errno));
+				fail("rmmod %s failed (see modules/insmod.log)", name);
+			} else {
+				say("unloaded %s (%d of %d)", name, round + 1, reloads);
+			}
+		}
+	}
+	if (logfd >= 0)
+		close(logfd);
+	/*
+	 * Give the modules' events a moment to fire (the sample module emits
+	 * one event a second; under TCG a loaded host delays it).
+	 */
+	sleep(4);
+out:
+	free(list);
+	free(rl);
+}
+
+/* trace.dat: `trace-cmd extract -k -a -t` (the one program run) */
+static void extract(const char *trace_cmd)
+{
+	char *outpath = path_join(C.out, "trace.dat");
+	pid_t pid;
+	int status;
+
+	say("extracting");
+	pid = fork();
+	if (pid < 0) {
+		fail("cannot run %s: %s", trace_cmd, strerror(errno));
+		free(outpath);
+		return;
+	}
+	if (!pid) {
+		int fd = C.logfd >= 0 ? C.logfd : open("/dev/null", O_WRONLY);
+		char *argv[] = { (char *)trace_cmd, "extract", "-k", "-a", "-t",
+				 "-o", outpath, NULL };
+
+		/* -k: keep instances (3.1.6 deletes them otherwise) */
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (chdir(C.out))
+			_exit(126);
+		execvp(trace_cmd, argv);
+		log_to(2, "cannot run %s: %s\n", trace_cmd, strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fail("trace-cmd extract failed (status %d, see collect.log)",
+		     WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	else
+		say("extracted");
+	free(outpath);
+}
+
+static void write_metadata(const struct guest *g)
+{
+	char *m;
+	int n, errors;
+
+	n = asprintf(&m,
+		     "format=%s\n"
+		     "collector=boottrace-collect %s\n"
+		     "kernel_release_guest=%s\n"
+		     "guest_time=%s\n"
+		     "guest_btime=%lld\n"
+		     "guest_boot_time=%s\n"
+		     "guest_uptime_at_collect=%s\n"
+		     "collect_errors=%d\n"
+		     "complete=%s\n",
+		     BUNDLE_FORMAT, COLLECT_VERSION, g->release, g->time, g->btime,
+		     g->boot_time, g->uptime, C.errors, C.errors ? "no" : "yes");
+	if (n < 0)
+		die("out of memory");
+	/* whole or absent: never a metadata file without its complete= line */
+	errors = C.errors;
+	put_file(".metadata.tmp", m, n);
+	if (errors != C.errors) {
+		unlinkat(C.outfd, ".metadata.tmp", 0);
+	} else if (renameat(C.outfd, ".metadata.tmp", C.outfd, "metadata")) {
+		fail("cannot write %s/metadata: %s", C.out, strerror(errno));
+		unlinkat(C.outfd, ".metadata.tmp", 0);
+	}
+	free(m);
+	n = asprintf(&m, "errors=%d\n", C.errors);
+	if (n < 0)
+		die("out of memory");
+	put_file("collect.status", m, n);
+	free(m);
+}
+
+/* raw disk: write the tar only onto a disk carrying the harness's marker */
+static int write_disk(const char *dev)
+{
+	char head[sizeof(DISK_MAGIC)] = "";
+	int fd = open(dev, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		say("error: cannot open %s: %s", dev, strerror(errno));
+		return -1;
+	}
+	if (pread(fd, head, sizeof(DISK_MAGIC) - 1, 0) != sizeof(DISK_MAGIC) - 1 ||
+	    memcmp(head, DISK_MAGIC, sizeof(DISK_MAGIC) - 1)) {
+		say("error: %s does not carry the boottrace marker; not writing", dev);
+		close(fd);
+		return -1;
+	}
+	if (tar_write(fd, C.outfd) || fsync(fd)) {
+		say("error: writing the bundle to %s failed: %s", dev, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	say("bundle written to %s", dev);
+	return 0;
+}
+
+static void __attribute__((noreturn)) power_off(void)
+{
+	int fd;
+
+	sync();
+	reboot(RB_POWER_OFF);
+	fd = open("/proc/sys/kernel/sysrq", O_WRONLY);
+	write_all(fd, "1", 1);
+	close(fd);
+	fd = open("/proc/sysrq-trigger", O_WRONLY);
+	write_all(fd, "o", 1);
+	close(fd);
+	sleep(30);
+	_exit(1);
+}
+
+/* an empty (or new) bundle directory; log and status files opened */
+static int open_bundle(const char *dir, bool replace)
+{
+	struct stat st;
+
+	if (replace)
+		rm_tree(dir);
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		die("cannot create %s: %s", dir, strerror(errno));
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		die("%s is not a directory", dir);
+	C.outfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (C.outfd < 0)
+		die("cannot open %s: %s", dir, strerror(errno));
+	if (!dir_empty(C.outfd))
+		die("%s is not empty: give a new directory (nothing was written)", dir);
+	C.out = dir;
+	C.logfd = openat(C.outfd, "collect.log",
+			 O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (C.logfd < 0)
+		die("cannot write %s/collect.log: %s", dir, strerror(errno));
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: boottrace-collect -o DIR [options]\n"
+	      "       boottrace-collect --initramfs\n"
+	      "       boottrace-collect --add-metadata DIR < KEY=VALUE lines\n"
+	      "\n"
+	      "Write a boottrace bundle (docs/bundle.md) from the live tracefs:\n"
+	      "stop tracing in every trace array, copy its text state (instances,\n"
+	      "dynamic and synthetic events, triggers, hist, filters, error_log,\n"
+	      "boot_status, per-CPU stats), /proc/bootconfig, /proc/cmdline, the\n"
+	      "kernel log and uname, extract the buffers with `trace-cmd extract`\n"
+	      "into trace.dat and write the metadata.  Exits 1 when the bundle is\n"
+	      "incomplete (complete=no in its metadata), 2 when none was written.\n"
+	      "\n"
+	      "options:\n"
+	      "  -o, --output DIR    the bundle directory (new or empty)\n"
+	      "  --tracefs PATH      the tracefs directory (default: where tracefs\n"
+	      "                      is mounted; never mounts it)\n"
+	      "  --disk DEV          also write the bundle as a tar archive onto\n"
+	      "                      DEV, which must start with the harness marker\n"
+	      "  --trace-cmd PROG    the trace-cmd program (default: trace-cmd)\n"
+	      "  --no-extract        no trace.dat (the text state only)\n"
+	      "  --initramfs         the test initramfs mode: with\n"
+	      "                      boottrace.collect=DEV on the kernel command\n"
+	      "                      line, mount tracefs, load boottrace.insmod=\n"
+	      "                      modules, collect into " INITRAMFS_OUT ",\n"
+	      "                      write it to /dev/DEV and power off; without\n"
+	      "                      it, do nothing\n"
+	      "  --add-metadata DIR  append the KEY=VALUE lines of stdin to\n"
+	      "                      DIR/metadata (the host's additions; a key\n"
+	      "                      already there is an error)\n"
+	      "  -v, --verbose       progress lines on stderr\n"
+	      "  -h, --help          this help\n", f);
+}
+
+static const char *find_tracefs(bool do_mount)
+{
+	const char *path = NULL;
+
+	if (tracefs_tracing_dir_is_mounted(do_mount, &path) <= 0 && !do_mount)
+		return NULL;
+	if (!path || access(path, F_OK))
+		return NULL;
+	return path;
+}
+
+int main(int argc, char **argv)
+{
+	const char *out = NULL, *disk = NULL, *trace_cmd = "trace-cmd";
+	const char *meta_dir = NULL;
+	bool initramfs = false, no_extract = false;
+	char *cmdline, **names, *devname = NULL;
+	struct guest g = { .release = "" };
+
+	signal(SIGXFSZ, SIG_IGN);	/* a file size limit is a write error */
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool more = i + 1 < argc;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			if (!more)
+				die("%s needs a directory", a);
+			out = argv[++i];
+		} else if (!strcmp(a, "--tracefs")) {
+			if (!more)
+				die("--tracefs needs a directory");
+			C.tracefs = argv[++i];
+		} else if (!strcmp(a, "--disk")) {
+			if (!more)
+				die("--disk needs a device");
+			disk = argv[++i];
+		} else if (!strcmp(a, "--trace-cmd")) {
+			if (!more)
+				die("--trace-cmd needs a program");
+			trace_cmd = argv[++i];
+		} else if (!strcmp(a, "--add-metadata")) {
+			if (!more)
+				die("--add-metadata needs a bundle directory");
+			meta_dir = argv[++i];
+		} else if (!strcmp(a, "--no-extract")) {
+			no_extract = true;
+		} else if (!strcmp(a, "--initramfs")) {
+			initramfs = true;
+		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			C.verbose = true;
+		} else {
+			die("unknown argument '%s' (see --help)", a);
+		}
+	}
+	if (meta_dir)
+		return add_metadata(meta_dir, stdin, "stdin") ? 2 : 0;
+
+	cmdline = read_file("/proc/cmdline", NULL);
+	if (initramfs) {
+		devname = cmdline ? cmdline_arg(cmdline, "boottrace.collect") : NULL;
+		if (!devname)
+			return 0;
+		C.consfd = open("/dev/console", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (!plain_name(devname) || strchr(devname, '.')) {
+			say("error: bad boottrace.collect=%s", devname);
+			return 0;
+		}
+		mkdir("/run/boottrace", 0755);
+		open_bundle(INITRAMFS_OUT, true);
+		say("collecting");
+		if (!C.tracefs) {
+			C.tracefs = find_tracefs(true);
+			if (!C.tracefs) {
+				fail("cannot mount tracefs");
+				C.tracefs = DEFAULT_TRACEFS;
+			}
+		}
+		load_modules(cmdline);
+	} else {
+		if (!out)
+			die("no output directory given: use -o DIR (see --help)");
+		if (!C.tracefs) {
+			C.tracefs = find_tracefs(false);
+			if (!C.tracefs)
+				die("no tracefs: it is not mounted (mount -t tracefs nodev /sys/kernel/tracing, as root) or the kernel has no CONFIG_FTRACE; nothing was written");
+		}
+		if (access(C.tracefs, R_OK | X_OK))
+			die("no tracefs at %s: %s; nothing was written", C.tracefs, strerror(errno));
+		open_bundle(out, false);
+		say("collecting from %s", C.tracefs);
+	}
+	if (!cmdline)
+		fail("cannot read /proc/cmdline: %s", strerror(errno));
+
+	names = instances();
+	stop_tracing(names);
+	say("tracing stopped");
+	dump_tracefs(names);
+	free_names(names);
+	say("tracefs state dumped");
+	dump_system(&g);
+	say("system state dumped");
+	if (!no_extract) {
+		char *top = path_join(C.tracefs, "trace");
+
+		if (access(top, F_OK))
+			fail("no tracefs at %s: nothing to extract", C.tracefs);
+		else
+			extract(trace_cmd);
+		free(top);
+	}
+	write_metadata(&g);
+	if (initramfs) {
+		char *dev;
+
+		if (asprintf(&dev, "/dev/%s", devname) < 0)
+			die("out of memory");
+		write_disk(dev);
+		free(dev);
+		say("done, powering off");
+		power_off();
+	}
+	if (disk && write_disk(disk))
+		C.errors++;
+	free(cmdline);
+	if (C.errors) {
+		fprintf(stderr, "boottrace-collect: %s is incomplete: %d problem(s), see %s/collect.log\n",
+			out, C.errors, out);
+		return 1;
+	}
+	if (C.verbose)
+		fprintf(stderr, "boottrace-collect: bundle %s\n", out);
+	return 0;
+}

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_collect.c - unit tests of boottrace-collect's pieces: names, the
+ * "changed event" rule, the kernel log text, tar headers and archives, the
+ * host's metadata additions.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "collect.h"
+#include "unit.h"
+
+#undef main	/* the program's main is collect_main here */
+
+static char tmpdir[64];
+
+static void t_plain_name(struct unit *u)
+{
+	UNIT_EXPECT(u, plain_name("foo"));
+	UNIT_EXPECT(u, plain_name("a-b_c.d+1"));
+	UNIT_EXPECT(u, !plain_name(""));
+	UNIT_EXPECT(u, !plain_name(".hidden"));
+	UNIT_EXPECT(u, !plain_name(".."));
+	UNIT_EXPECT(u, !plain_name("a/b"));
+	UNIT_EXPECT(u, !plain_name("a b"));
+}
+
+static void t_changed(struct unit *u)
+{
+	UNIT_EXPECT(u, !changed_text(""));
+	UNIT_EXPECT(u, !changed_text("0\n"));
+	UNIT_EXPECT(u, !changed_text("none\n"));
+	UNIT_EXPECT(u, !changed_text("# Available triggers:\n# traceon traceoff\n"));
+	UNIT_EXPECT(u, changed_text("1\n"));
+	UNIT_EXPECT(u, changed_text("0*\n"));	/* soft mode */
+	UNIT_EXPECT(u, changed_text("pid < 128\n"));
+	UNIT_EXPECT(u, changed_text("# Available triggers:\ntraceoff:unlimited\n"));
+	UNIT_EXPECT(u, changed_text("00\n"));
+	UNIT_EXPECT(u, changed_text("nonex"));
+}
+
+static void t_has_hist(struct unit *u)
+{
+	UNIT_EXPECT(u, !has_hist(NULL));
+	UNIT_EXPECT(u, !has_hist("# Available triggers:\n# hist\n"));
+	UNIT_EXPECT(u, has_hist("hist:keys=pid:vals=hitcount [active]\n"));
+	UNIT_EXPECT(u, has_hist("traceoff:unlimited\nhist:keys=cpu\n"));
+	UNIT_EXPECT(u, !has_hist("enable_hist:sched:sched_switch\n"));
+}
+
+static void t_klog(struct unit *u)
+{
+	const char raw[] = "<6>[    0.000000] Linux version 6.1\n<4>[    1.5] x <3> y\n"
+			   "plain\n<12>[2.0] last";
+	size_t n;
+	char *t = klog_text(raw, sizeof(raw) - 1, &n);
+
+	UNIT_EXPECT_STR(u, t, "[    0.000000] Linux version 6.1\n[    1.5] x <3> y\n"
+			"plain\n[2.0] last");
+	UNIT_EXPECT_INT(u, n, strlen(t));
+	free(t);
+	t = klog_text("<>x\n<a>", 7, &n);
+	UNIT_EXPECT_STR(u, t, "<>x\n<a>");
+	free(t);
+}
+
+static unsigned int checksum(const char *h)
+{
+	unsigned int s = 0;
+
+	for (int i = 0; i < 512; i++)
+		s += (i >= 148 && i < 156) ? ' ' : (unsigned char)h[i];
+	return s;
+}
+
+static void t_tar_header(struct unit *u)
+{
+	char h[512], name[300];
+
+	UNIT_EXPECT_INT(u, tar_header(h, "tracefs/trace_clock", false, 1234, 1700000000), 0);
+	UNIT_EXPECT_STR(u, h, "tracefs/trace_clock");
+	UNIT_EXPECT_STR(u, h + 124, "00000002322");
+	UNIT_EXPECT_INT(u, h[156], '0');
+	UNIT_EXPECT_STR(u, h + 257, "ustar");
+	UNIT_EXPECT_INT(u, strtoul(h + 148, NULL, 8), checksum(h));
+	UNIT_EXPECT_INT(u, tar_header(h, "tracefs/", true, 99, 0), 0);
+	UNIT_EXPECT_INT(u, h[156], '5');
+	UNIT_EXPECT_STR(u, h + 124, "00000000000");
+	/* a long name goes into prefix + name */
+	memset(name, 'a', sizeof(name));
+	memcpy(name, "tracefs/instances/", 18);
+	name[120] = '/';
+	name[200] = '\0';
+	UNIT_EXPECT_INT(u, tar_header(h, name, false, 1, 0), 0);
+	UNIT_EXPECT_INT(u, strnlen(h + 345, 155), 120);
+	UNIT_EXPECT_INT(u, strnlen(h, 100), 79);
+	/* no '/' that leaves <= 100 bytes: refused */
+	name[120] = 'a';
+	UNIT_EXPECT_INT(u, tar_header(h, name, false, 1, 0), -1);
+	UNIT_EXPECT_INT(u, tar_header(h, "x", false, 1ULL << 40, 0), -1);
+}
+
+static void put(const char *rel, const char *text)
+{
+	char p[256];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", tmpdir, rel);
+	f = fopen(p, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static char *run(const char *cmd)
+{
+	FILE *p = popen(cmd, "r");
+	char *buf = calloc(1, 4096);
+	size_t n = 0;
+
+	if (p && buf) {
+		n = fread(buf, 1, 4095, p);
+		pclose(p);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+static void t_tar_write(struct unit *u)
+{
+	char bdir[128], cmd[512], *out;
+	int dfd, fd;
+
+	snprintf(bdir, sizeof(bdir), "%s/b", tmpdir);
+	mkdir(bdir, 0755);
+	put("b/z", "last\n");
+	mkdir(strcat(strcpy(cmd, bdir), "/dir"), 0755);
+	put("b/dir/f", "inner");
+	put("b/a", "");
+	dfd = open(bdir, O_RDONLY | O_DIRECTORY);
+	snprintf(cmd, sizeof(cmd), "%s/b.tar", tmpdir);
+	fd = open(cmd, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	UNIT_EXPECT_INT(u, tar_write(fd, dfd), 0);
+	close(fd);
+	close(dfd);
+	snprintf(cmd, sizeof(cmd), "tar -tf %s/b.tar 2>&1", tmpdir);
+	out = run(cmd);
+	UNIT_EXPECT_STR(u, out, "a\ndir/\ndir/f\nz\n");
+	free(out);
+	snprintf(cmd, sizeof(cmd), "tar -xOf %s/b.tar dir/f z 2>&1", tmpdir);
+	out = run(cmd);
+	UNIT_EXPECT_STR(u, out, "innerlast\n");
+	free(out);
+}
+
+static void t_tar_full(struct unit *u)
+{
+	char bdir[128];
+	int dfd, fd = open("/dev/full", O_WRONLY);
+
+	snprintf(bdir, sizeof(bdir), "%s/b", tmpdir);
+	dfd = open(bdir, O_RDONLY | O_DIRECTORY);
+	UNIT_EXPECT(u, fd >= 0 && dfd >= 0);
+	errno = 0;
+	UNIT_EXPECT_INT(u, tar_write(fd, dfd), -1);
+	UNIT_EXPECT_INT(u, errno, ENOSPC);
+	close(fd);
+	close(dfd);
+}
+
+static void t_meta_line(struct unit *u)
+{
+	char k[16];
+
+	UNIT_EXPECT_INT(u, meta_line("dracut=059-4", k, sizeof(k)), 0);
+	UNIT_EXPECT_STR(u, k, "dracut");
+	UNIT_EXPECT_INT(u, meta_line("warnings=", k, sizeof(k)), 0);
+	UNIT_EXPECT_INT(u, meta_line("=x", k, sizeof(k)), -1);
+	UNIT_EXPECT_INT(u, meta_line("Key=x", k, sizeof(k)), -1);
+	UNIT_EXPECT_INT(u, meta_line("1key=x", k, sizeof(k)), -1);
+	UNIT_EXPECT_INT(u, meta_line("key x", k, sizeof(k)), -1);
+	UNIT_EXPECT_INT(u, meta_line("a_very_long_key_name=1", k, sizeof(k)), -1);
+}
+
+static int add(const char *text)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	char dir[128];
+	int rc;
+
+	int err = dup(2), null = open("/dev/null", O_WRONLY);
+
+	/* the refusals' messages are expected: keep them off the output */
+	snprintf(dir, sizeof(dir), "%s/m", tmpdir);
+	dup2(null, 2);
+	rc = add_metadata(dir, f, "host");
+	dup2(err, 2);
+	close(err);
+	close(null);
+	fclose(f);
+	return rc;
+}
+
+static void t_add_metadata(struct unit *u)
+{
+	char p[128], *t;
+
+	snprintf(p, sizeof(p), "%s/m", tmpdir);
+	mkdir(p, 0755);
+	UNIT_EXPECT_INT(u, add("a=1\n"), -1);	/* no metadata yet */
+	put("m/metadata", "format=boottrace-bundle-1\ncomplete=yes\n");
+	UNIT_EXPECT_INT(u, add("dracut=059\nsmp=2\n"), 0);
+	UNIT_EXPECT_INT(u, add("cmdline=a b=c\n"), 0);
+	UNIT_EXPECT_INT(u, add("x=1\ncomplete=no\n"), -1);	/* collector's key */
+	UNIT_EXPECT_INT(u, add("y=1\ny=2\n"), -1);	/* twice */
+	UNIT_EXPECT_INT(u, add("bad line\n"), -1);
+	snprintf(p, sizeof(p), "%s/m/metadata", tmpdir);
+	t = read_file(p, NULL);
+	UNIT_EXPECT_STR(u, t, "format=boottrace-bundle-1\ncomplete=yes\ndracut=059\nsmp=2\n"
+			"cmdline=a b=c\n");
+	free(t);
+}
+
+int main(void)
+{
+	char cmd[128];
+	int rc;
+
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_collect.XXXXXX");
+	if (!mkdtemp(tmpdir))
+		return 2;
+	rc = UNIT_RUN(UNIT_CASE(t_plain_name), UNIT_CASE(t_changed),
+		      UNIT_CASE(t_has_hist), UNIT_CASE(t_klog),
+		      UNIT_CASE(t_tar_header), UNIT_CASE(t_tar_write),
+		      UNIT_CASE(t_tar_full), UNIT_CASE(t_meta_line),
+		      UNIT_CASE(t_add_metadata));
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	if (system(cmd))
+		rc = 1;
+	return rc;
+}
