@@ -45,8 +45,9 @@ options:
   --runs N          runs of each flow (default 5)
   --tree 6.1|6.12   kernel tree (default 6.1)
   --kernel BZIMAGE  use this built kernel (kernelrelease beside it)
-  --legacy OPTS     extra `boottrace boot` options for legacy (e.g. the
-                    option that selects the systemd image)
+  --legacy OPTS     extra `boottrace boot` options for legacy (default
+                    `--flavour systemd` when `boottrace initrd` has
+                    flavours, else none: its image is then the systemd one)
   --new OPTS        extra `boottrace boot` options for default, documented
                     and report
   --new-base IMG    the default flow's image (see above)
@@ -88,6 +89,11 @@ IFS=, read -r -a flows <<<"$only"
 for f in "${flows[@]}"; do
 	case "$f" in legacy | default | documented | report) ;; *) bt_die "--only: unknown flow '$f'" ;; esac
 done
+# legacy is the systemd image wherever boottrace initrd has flavours
+if [ -z "$legacy_opts" ] &&
+	"$BT_TOP/dracut-module/initrd.sh" --help 2>/dev/null | grep -q -- '--flavour'; then
+	legacy_opts="--flavour systemd"
+fi
 read -r -a lopts <<<"$legacy_opts"
 read -r -a nopts <<<"$new_opts"
 

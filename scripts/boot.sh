@@ -38,6 +38,8 @@ options:
                          run per config), trailer or early (dracut runs with
                          the 95bootconfig module, as a user's `dracut
                          --force` does; early needs the kernel series)
+  --flavour shell|systemd
+                         the initramfs flavour (`boottrace initrd --flavour`)
   --no-cache             rerun dracut for the base initrd
   --no-bootconfig        leave `bootconfig` off the kernel command line
   --append ARGS          extra kernel command line arguments
@@ -62,12 +64,13 @@ USAGE
 }
 
 conf='' bundle='' tree=6.1 kimage='' kver='' initrd='' use_bconf=1 append=''
-nocache='' delivery=posthoc nolint='' knowledge='' dryrun=''
+nocache='' delivery=posthoc nolint='' knowledge='' dryrun='' flavour=''
 qopts=() quiet='' mem=512
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
-	-o | --output | --tree | --kernel | --kver | --initrd | --append | --delivery)
+	-o | --output | --tree | --kernel | --kver | --initrd | --append | --delivery | \
+		--flavour)
 		[ $# -ge 2 ] || bt_die "$1 needs a value (see boottrace boot --help)"
 		case "$1" in
 		-o | --output) bundle=$2 ;;
@@ -77,6 +80,7 @@ while [ $# -gt 0 ]; do
 		--initrd) initrd=$2 ;;
 		--append) append=$2 ;;
 		--delivery) delivery=$2 ;;
+		--flavour) flavour=$2 ;;
 		esac
 		shift
 		;;
@@ -183,7 +187,7 @@ if [ -n "$dryrun" ]; then
 	echo "kernel=$BTB_KIMAGE"
 	echo "kernel_release=$BTB_KREL"
 	echo "bconf=$conf"
-	echo "initrd=${initrd:-build: delivery $delivery${nocache:+, no cache}}"
+	echo "initrd=${initrd:-build: delivery $delivery${flavour:+, flavour $flavour}${nocache:+, no cache}}"
 	if [ -n "$nolint" ]; then echo "lint=no"; else echo "lint=yes${knowledge:+ (extract knowledge)}"; fi
 	echo "cmdline=$cmdline"
 	echo "qemu=${qopts[*]-}"
@@ -209,7 +213,8 @@ if [ -z "$initrd" ]; then
 	initrd="$work/initrd.img"
 	t=$(btb_now)
 	"$BT_TOP/dracut-module/initrd.sh" "$conf" -o "$initrd" --kver "$BTB_KREL" \
-		--delivery "$delivery" $nocache 2>"$work/initrd.log" &
+		--delivery "$delivery" ${flavour:+--flavour "$flavour"} $nocache \
+		2>"$work/initrd.log" &
 	ipid=$!
 	# progress: the step initrd.sh is at (its last message: dracut runs)
 	initrd_phase() { tail -n1 "$work/initrd.log" | sed 's/^boottrace: //' | cut -c1-70; }

@@ -20,6 +20,7 @@ cases=(
 	"--delivery trailer|^initrd=build: delivery trailer\$"
 	"--delivery early|^initrd=build: delivery early\$"
 	"--no-cache|^initrd=build: delivery posthoc, no cache\$"
+	"--flavour systemd|^initrd=build: delivery posthoc, flavour systemd\$"
 	"--no-bootconfig|^cmdline=.* boottrace.collect=vda trace_clock=global\$"
 	"--append foo=1 bar|^cmdline=.* foo=1 bar\$"
 	"--append trace_clock=local|^cmdline=.*vda bootconfig trace_clock=local\$"
