@@ -233,43 +233,35 @@ disk="$work/out.disk"
 truncate -s "$((mem + 64))M" "$disk"
 printf 'BOOTTRACE-COLLECT-DISK-1' | dd of="$disk" conv=notrunc status=none
 mkdir "$work/boot"
-qrc=0
-"$BT_TOP/qemu/qemu.sh" --kernel "$BTB_KIMAGE" --initrd "$initrd" --append "$cmdline" \
-	--disk "$disk" -o "$work/boot" ${qopts[@]+"${qopts[@]}"} 2>"$work/qemu.err" || qrc=$?
-if [ "$qrc" -ne 0 ]; then
+# what the bundle keeps of the input (btb_finish_bundle copies them)
+if [ -n "$conf" ]; then
+	cp "$conf" "$work/boot/input.bconf"
+	[ -z "$conf_list" ] || printf '%s\n' "$conf_list" >"$work/boot/input.bconf.list"
+fi
+# keep the console of a failed boot (an older bundle stays as it is)
+keep_failed()
+{
 	rm -rf "$bundle.failed"
 	mkdir -p "$bundle.failed"
 	cp "$work/boot/console.log" "$work/boot/qemu.log" "$bundle.failed/" 2>/dev/null || true
-	msg=$(grep '^boottrace: error: ' "$work/qemu.err" | tail -n1)
-	grep -v '^boottrace: error: ' "$work/qemu.err" >&2 || true
-	printf '%s (console: %s/console.log)\n' "${msg:-boottrace: error: qemu failed}" \
-		"$bundle.failed" >&2
-	exit 1
-fi
-[ -n "$quiet" ] || cat "$work/qemu.err" >&2
+	bt_log "console of the failed boot: $bundle.failed/console.log"
+}
+"$BT_TOP/qemu/qemu.sh" --kernel "$BTB_KIMAGE" --initrd "$initrd" --append "$cmdline" \
+	--disk "$disk" -o "$work/boot" ${qopts[@]+"${qopts[@]}"} || { keep_failed; exit 1; }
 
 # --- the bundle, finished on the host -----------------------------------
-btb_finish_bundle "$disk" "$work/bundle" "$work/boot" || {
-	rm -rf "$bundle.failed"
-	mkdir -p "$bundle.failed"
-	cp "$work/boot/console.log" "$work/boot/qemu.log" "$bundle.failed/"
-	printf 'boottrace: error: %s (console: %s/console.log)\n' "$BTB_FINISH_ERROR" \
-		"$bundle.failed" >&2
-	exit 1
-}
-out=$work/bundle
-if [ -n "$conf" ]; then
-	cp "$conf" "$out/input.bconf"
-	[ -z "$conf_list" ] || printf '%s\n' "$conf_list" >"$out/input.bconf.list"
-fi
 bconf_hash=none
 [ -z "$conf" ] || bconf_hash=$(sha256sum <"$conf" | cut -c1-16)
-btb_bundle_meta "$out" \
+btb_finish_bundle "$disk" "$work/bundle" "$work/boot" \
 	"bconf=${conf:+$(readlink -f "$conf")}" \
 	"bconf_hash=$bconf_hash" \
 	"initrd_hash=$(sha256sum <"$initrd" | cut -c1-16)" \
 	"bootconfig_on_cmdline=$([ -n "$use_bconf" ] && echo yes || echo no)" \
-	"trace_clock_added=$([ -n "$clock_added" ] && echo yes || echo no)"
+	"trace_clock_added=$([ -n "$clock_added" ] && echo yes || echo no)" || {
+	keep_failed
+	bt_die "$BTB_FINISH_ERROR"
+}
+out=$work/bundle
 
 # --- install ----------------------------------------------------------
 if [ -e "$bundle" ]; then

@@ -5,10 +5,11 @@
 # directory (docs/bundle.md).  Source it after scripts/lib.sh and
 # qemu/lib-boot.sh.
 #
-#   btb_finish_bundle DISK OUT BOOTDIR
+#   btb_finish_bundle DISK OUT BOOTDIR [KEY=VALUE...]
 #                        unpack DISK into the new directory OUT, add the
-#                        console and the host's metadata (the kernel of
-#                        BTB_KDIR, the boot of `boottrace qemu -o BOOTDIR`);
+#                        console and input.bconf* of BOOTDIR and the host's
+#                        metadata (the kernel of BTB_KIMAGE/BTB_KDIR, the
+#                        boot of `boottrace qemu -o BOOTDIR`, the KEY=VALUEs);
 #                        on failure BTB_FINISH_ERROR says why
 #   btb_bundle_meta OUT KEY=VALUE...
 #                        add or replace keys of OUT/metadata: the one way
@@ -93,8 +94,9 @@ btb_bootconfig_verdict()
 
 btb_finish_bundle()
 {
-	local disk=$1 out=$2 bootdir=$3 dm verdict status msg errs warnings=() w
+	local disk=$1 out=$2 bootdir=$3 dm verdict status msg errs warnings=() w f
 	local cmdline requested=
+	shift 3
 
 	BTB_FINISH_ERROR=
 	if ! btb_unpack "$disk" "$out"; then
@@ -106,6 +108,9 @@ btb_finish_bundle()
 		return 1
 	fi
 	cp "$bootdir/console.log" "$out/console.log"
+	for f in input.bconf input.bconf.list; do
+		[ ! -f "$bootdir/$f" ] || cp "$bootdir/$f" "$out/$f"
+	done
 
 	cmdline=$(sed -n 's/^cmdline=//p' "$bootdir/boot.info")
 	[[ " $cmdline " != *" bootconfig "* ]] || requested=1
@@ -154,5 +159,6 @@ btb_finish_bundle()
 		"guest_boot_time=$(date -u -d "@$(ginfo guest_btime)" +%Y-%m-%dT%H:%M:%SZ 2>/dev/null)" \
 		"guest_uptime_at_collect=$(ginfo guest_uptime)" \
 		"boot_wall_seconds=$(binfo boot_wall_seconds)" \
+		"$@" \
 		"warnings=$w"
 }
