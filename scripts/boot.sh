@@ -217,7 +217,7 @@ if [ -z "$initrd" ]; then
 		2>"$work/initrd.log" &
 	ipid=$!
 	# progress: the step initrd.sh is at (its last message: dracut runs)
-	initrd_phase() { tail -n1 "$work/initrd.log" | sed 's/^boottrace: //' | cut -c1-70; }
+	initrd_phase() { tail -n1 "$work/initrd.log" | sed -e 's/^boottrace: //' -e 's/ (log: .*//'; }
 	[ -n "$quiet" ] || bt_progress initrd "$ipid" initrd_phase
 	wait "$ipid" || {
 		cat "$work/initrd.log" >&2
