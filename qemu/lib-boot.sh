@@ -18,6 +18,8 @@
 #   btb_now                    seconds since the epoch, with nanoseconds
 #   btb_check_machine MACHINE ACCEL SMP MEM TIMEOUT RTC
 #                              die on a bad value of a `boottrace qemu` option
+#   btb_host_tsc_khz           the host's TSC frequency in kHz (the rate a
+#                              TCG guest's TSC runs at), empty if unknown
 #   btb_console_phase LOG      the boot phase a console log has reached
 #   btb_console_phases LOG     guest seconds at which it reached /init, the
 #                              collector, the collector's end and power-off
@@ -244,6 +246,17 @@ btb_check_machine()
 	[[ $rtc =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2})?)?$ ]] ||
 		bt_die "--rtc '$rtc': use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS"
 	date -u -d "${rtc/T/ }" >/dev/null 2>&1 || bt_die "--rtc '$rtc' is not a valid date"
+}
+
+btb_host_tsc_khz()
+{
+	local mhz
+
+	mhz=$({ dmesg 2>/dev/null || true; } |
+		sed -n -E 's/.*tsc: (Refined TSC clocksource calibration|Detected): ([0-9.]+) MHz.*/\2/p' |
+		tail -n1)
+	[ -n "$mhz" ] || mhz=$(sed -n 's/^cpu MHz[[:space:]]*: *//p' /proc/cpuinfo | head -n1)
+	[ -z "$mhz" ] || awk -v m="$mhz" 'BEGIN { printf "%d\n", m * 1000 }'
 }
 
 # The console lines that mark the phases of a boot (the kernel's own

@@ -142,6 +142,16 @@ else
 fi
 qrtc=()
 [ -z "$rtc" ] || qrtc=(-rtc "base=$rtc,clock=vm")
+# microvm with ACPI is hardware-reduced: no PIT and no HPET or PM timer to
+# calibrate the TSC against, and under TCG no TSC frequency in CPUID either,
+# so the kernel hangs at "tsc: Marking TSC unstable due to could not
+# calculate TSC khz".  Under TCG the guest's TSC runs at the host's rate:
+# tell the kernel that rate.
+if [ "$machine" = microvm ] && [ "$accel" = tcg ] && [[ " $cmdline " != *" tsc_early_khz="* ]]; then
+	khz=$(btb_host_tsc_khz)
+	[ -n "$khz" ] || bt_die "--machine microvm under TCG: cannot find the host's TSC frequency (use --machine pc, or give tsc_early_khz= in the command line)"
+	cmdline+=" tsc_early_khz=$khz"
+fi
 
 # --- boot -------------------------------------------------------------
 console="$dir/console.log"
