@@ -23,7 +23,7 @@ an edited .bconf to a bundle, with the kernel and the images cached:
   legacy      the loop before issue 15: systemd dracut image with the shell
               collector, -machine pc (`boottrace boot CONF --machine pc`
               plus --legacy OPTS)
-  default     `boottrace boot CONF` as it is now (plus --new OPTS); with
+  default     `boottrace boot CONF --machine microvm` (--new OPTS); with
               --new-base IMG: IMG (a collector image without bootconfig)
               plus `bootconfig -a`, booted with --initrd
   documented  the flow the kernel documents: regenerate the initramfs with
@@ -48,8 +48,8 @@ options:
   --legacy OPTS     extra `boottrace boot` options for legacy (default
                     `--flavour systemd` when `boottrace initrd` has
                     flavours, else none: its image is then the systemd one)
-  --new OPTS        extra `boottrace boot` options for default, documented
-                    and report
+  --new OPTS        `boottrace boot` options for default, documented and
+                    report (default `--machine microvm`)
   --new-base IMG    the default flow's image (see above)
   --only FLOWS      comma-separated subset of legacy,default,documented,report
   --no-targets      do not check the targets
@@ -58,7 +58,7 @@ USAGE
 }
 
 conf="$BT_TOP/examples/default.bconf" runs=5 tree=6.1 kimage='' legacy_opts=''
-new_opts='' new_base='' only='legacy,default,documented,report' targets=1
+new_opts='--machine microvm' new_base='' only='legacy,default,documented,report' targets=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;

@@ -205,6 +205,11 @@ btb_conf_initrd()
 		"initrd" "$nocache" bootconfig
 }
 
+# The machine of a boot without --machine: BOOTTRACE_MACHINE, else pc.
+# microvm (no PCI bus; needs the kernel's virtio-mmio) becomes the default
+# once it is verified with every boot suite: see docs/boot-loop.md.
+BTB_DEFAULT_MACHINE=${BOOTTRACE_MACHINE:-pc}
+
 # The options of `boottrace qemu` that `boottrace boot` passes on as they
 # are: OPTION VARIABLE (VARIABLE empty: a flag).  qemu/qemu.sh parses with
 # this table, so the two never disagree.

@@ -24,8 +24,8 @@ given) as its first virtio disk (/dev/vda).  Writes into DIR:
 FILE is written by the guest in place (the disk out).
 
 options:
-  --machine microvm|pc   QEMU machine (default microvm: virtio-mmio, no PCI
-                         bus; pc: the PC with PCI, as before)
+  --machine pc|microvm   QEMU machine (default: $BOOTTRACE_MACHINE, else pc);
+                         microvm: virtio-mmio, no PCI bus, qboot
   --accel auto|kvm|tcg   accelerator (default auto: KVM when a short probe
                          boot works, else TCG)
   --smp N                virtual CPUs (default 2)
@@ -44,7 +44,7 @@ reason (kernel panic, timeout, QEMU error); 2 on a usage error.
 USAGE
 }
 
-kimage='' initrd='' cmdline='' dir='' disk='' machine=microvm accel=auto
+kimage='' initrd='' cmdline='' dir='' disk='' machine=$BTB_DEFAULT_MACHINE accel=auto
 smp=2 mem=512 rtc='' timeout=300 verbose='' quiet=''
 have_append=''
 while [ $# -gt 0 ]; do

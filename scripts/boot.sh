@@ -50,7 +50,7 @@ options:
   --dry-run              print what would be booted, boot nothing
   -h, --help             this help
 QEMU options, passed to `boottrace qemu` as they are (see its --help):
-  --machine microvm|pc, --accel auto|kvm|tcg, --smp N, --memory MB,
+  --machine pc|microvm, --accel auto|kvm|tcg, --smp N, --memory MB,
   --rtc DATE, --timeout SECONDS, -v/--verbose, -q/--quiet
 
 The lint uses the kernel's cached knowledge (`boottrace knowledge`); without
@@ -117,7 +117,7 @@ done
 case "$delivery" in posthoc | trailer | early) ;; *) bt_die "--delivery: use posthoc, trailer or early" ;; esac
 tree=$(bt_tree_series "$tree")
 # the machine options are checked before anything is built
-qcheck() { local machine=microvm accel=auto smp=2 mem=512 timeout=300 rtc='' var
+qcheck() { local machine=$BTB_DEFAULT_MACHINE accel=auto smp=2 mem=512 timeout=300 rtc='' var
 	while [ $# -gt 0 ]; do
 		var=$(btb_qemu_opt "$1")
 		case "$var" in =FLAG*) ;; *) printf -v "$var" '%s' "$2"; shift ;; esac
