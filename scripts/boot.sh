@@ -223,7 +223,7 @@ if [ -z "$initrd" ]; then
 		cat "$work/initrd.log" >&2
 		bt_die "$conf: no initrd (see above); fix the config and retry"
 	}
-	[ -n "$quiet" ] || grep -v '^boottrace: initrd: /' "$work/initrd.log" >&2 || true
+	[ -n "$quiet" ] || cat "$work/initrd.log" >&2
 	say "initrd: ready in $(printf '%s %s\n' "$t" "$(btb_now)" | awk '{ printf "%.1f", $2 - $1 }')s"
 fi
 
