@@ -170,7 +170,7 @@ run_flow()
 		t = t1 - t0
 		printf "%.2f %.2f %s %s %s %s %s\n", t, t - w,
 			off == "" ? "-" : sprintf("%.2f", w - off),
-			i == "" ? "-" : i,
+			i == "" ? "-" : sprintf("%.2f", i),
 			(cs == "" || i == "") ? "-" : sprintf("%.2f", cs - i),
 			(cs == "" || ce == "") ? "-" : sprintf("%.2f", ce - cs),
 			(ce == "" || off == "") ? "-" : sprintf("%.2f", off - ce) }'
