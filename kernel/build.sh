@@ -42,10 +42,14 @@ has modules (=m), modules/*.ko.
                       to, without building (prints nothing and exits 1 when
                       it is not built yet)
   -v, --verbose       copy the build output to stderr as well
+  -q, --quiet         no progress, only errors (for CI logs)
   -h, --help          this help
 
 Environment: BOOTTRACE_CACHE (cache root, default ~/.cache/boottrace),
-BOOTTRACE_JOBS (make -j, default nproc).  Progress goes to stderr.
+BOOTTRACE_JOBS (make -j, default nproc).  Progress goes to stderr: the
+steps, and while compiling the objects done of the total the last build
+of the same tree compiled (and a percentage), on a terminal one line
+rewritten at most once a second, otherwise a plain line every 30 s.
 USAGE
 }
 
@@ -54,6 +58,7 @@ series_file=
 fragments=()
 force=0
 verbose=0
+quiet=0
 print_dir=0
 
 while [ $# -gt 0 ]; do
@@ -71,6 +76,7 @@ while [ $# -gt 0 ]; do
 	--force) force=1 ;;
 	--print-dir) print_dir=1 ;;
 	-v | --verbose) verbose=1 ;;
+	-q | --quiet) quiet=1 ;;
 	*) usage >&2; bt_die "unknown argument '$1'" ;;
 	esac
 	shift
@@ -94,6 +100,7 @@ fragments=("${base_fragments[@]}" ${fragments[@]+"${fragments[@]}"})
 # "boottrace: kernel: [  12s] MSG" on stderr.
 step()
 {
+	[ "$quiet" = 0 ] || return 0
 	printf 'boottrace: kernel: [%4ds] %s\n' "$((SECONDS - t_start))" "$*" >&2
 }
 
@@ -363,7 +370,32 @@ read -r hits0 miss0 < <(ccache_counts)
 targets=(bzImage)
 ! grep -q '=m$' "$obj/.config" || targets+=(modules)
 step "make -j$jobs ${targets[*]} (ccache $CCACHE_DIR)"
-kmake "${targets[@]}" || fail "make ${targets[*]} failed"
+# Objects compiled so far (kbuild's "  CC  path" lines) and, for the
+# progress line, how many the newest build of this tree compiled.
+objects_done()
+{
+	grep -c -E '^  (CC|AS)( \[M\])? ' "$log" || true
+}
+objects_total=$(find "$cache/kernels" -maxdepth 3 -path "*/$tree-*/out/metadata" \
+	-exec grep -H '^objects=' {} + 2>/dev/null | while IFS= read -r l; do
+	printf '%s %s\n' "$(stat -c %Y "${l%%:*}")" "${l##*=}"
+done | sort -n | tail -n1 | cut -d' ' -f2)
+build_progress()
+{
+	local n
+
+	n=$(objects_done)
+	if [ -n "$objects_total" ] && [ "$objects_total" -gt 0 ]; then
+		printf 'compiling\t%d of ~%d objects (%d%%)' "$n" "$objects_total" \
+			"$((n >= objects_total ? 99 : n * 100 / objects_total))"
+	else
+		printf 'compiling\t%d objects' "$n"
+	fi
+}
+kmake "${targets[@]}" &
+kpid=$!
+[ "$quiet" = 1 ] || [ "$verbose" = 1 ] || bt_progress kernel "$kpid" build_progress
+wait "$kpid" || fail "make ${targets[*]} failed"
 read -r hits1 miss1 < <(ccache_counts)
 build_secs=$((SECONDS - t))
 step "bzImage built in ${build_secs}s (ccache: $((hits1 - hits0)) hits, $((miss1 - miss0)) misses)"
@@ -395,6 +427,7 @@ printf '%s\n' "$release" >"$tmp/out/kernelrelease"
 	printf 'linker=%s\n' "$ld_version"
 	printf 'jobs=%s\n' "$jobs"
 	printf 'build_seconds=%s\n' "$build_secs"
+	printf 'objects=%s\n' "$(objects_done)"
 	printf 'total_seconds=%s\n' "$((SECONDS - t_start))"
 	printf 'ccache_hits=%s\n' "$((hits1 - hits0))"
 	printf 'ccache_misses=%s\n' "$((miss1 - miss0))"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# kernel/knowledge.sh - what a kernel build knows, for `boottrace lint`.
+# boottrace knowledge - what a kernel build knows, for `boottrace lint`.
 set -euo pipefail
 
 BT_TOP=${BT_TOP:-$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)}
@@ -9,7 +9,7 @@ BT_TOP=${BT_TOP:-$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pw
 usage()
 {
 	cat <<'USAGE'
-usage: kernel/knowledge.sh [--kernel BUILD | --tree 6.1|6.12] [--cached-only]
+usage: boottrace knowledge [--kernel BUILD | --tree 6.1|6.12] [--cached-only]
                            [--force] [--print-key]
 
 Print the directory holding the lint's knowledge of one kernel build,
@@ -35,8 +35,9 @@ and compiler).  Files:
   tracers, clocks, options
             available_tracers, trace_clock and trace_options of that kernel
 The events, tracers, clocks and options come from one QEMU boot of the
-kernel with `--no-bootconfig` (~20-30 s under TCG): the bundle's trace.dat
-holds the format of every event, tracefs/ the rest.
+kernel with `--no-bootconfig` (`boottrace boot --no-lint`): the bundle's
+trace.dat holds the format of every event, tracefs/ the rest.  The lint
+only reads this directory; this is the only program that writes it.
 
   --cached-only   print the directory only when it is already cached
                   (exit 1 and print nothing otherwise)
@@ -58,7 +59,7 @@ while [ $# -gt 0 ]; do
 	--cached-only) cached_only=1 ;;
 	--force) force=1 ;;
 	--print-key) print_key=1 ;;
-	*) bt_die "unknown argument '$1' (see kernel/knowledge.sh --help)" ;;
+	*) bt_die "unknown argument '$1' (see boottrace knowledge --help)" ;;
 	esac
 	shift
 done
@@ -166,8 +167,8 @@ module_events >"$work/module-events"
 conf="$work/knowledge.bconf"
 printf '%s\n' '# knowledge boot: the config is not applied (--no-bootconfig)' \
 	'kernel.trace_clock = global' >"$conf"
-BOOTTRACE_NO_LINT=1 "$BT_TOP/qemu/boot.sh" "$conf" -o "$work/bundle" \
-	--kernel "$kernel/bzImage" --no-bootconfig ||
+"$BT_TOP/scripts/boot.sh" "$conf" -o "$work/bundle" --no-lint --quiet \
+	--kernel "$kernel/bzImage" --no-bootconfig >/dev/null ||
 	bt_die "the knowledge boot of $key failed (see above)"
 b="$work/bundle"
 [ -s "$b/trace.dat" ] || bt_die "the knowledge boot left no trace.dat"

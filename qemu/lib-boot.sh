@@ -7,7 +7,13 @@
 #                              BTB_KDIR, BTB_KREL
 #   btb_kernel_meta KEY        a value from the kernel build's metadata file
 #   btb_now                    seconds since the epoch, with nanoseconds
-#   btb_unpack ARCHIVE DIR     unpack an untrusted tar from the guest safely
+#   btb_check_machine MACHINE ACCEL SMP MEM TIMEOUT RTC
+#                              die on a bad value of a `boottrace qemu` option
+#   btb_host_tsc_khz           the host's TSC frequency in kHz (the rate a
+#                              TCG guest's TSC runs at), empty if unknown
+#   btb_console_phase LOG      the boot phase a console log has reached
+#   btb_console_phases LOG     guest seconds at which it reached /init, the
+#                              collector, the collector's end and power-off
 #   btb_bundle_meta DIR        append the KEY=VALUE lines of stdin (the
 #                              host's keys) to the metadata the collector
 #                              wrote into the bundle DIR
@@ -57,36 +63,106 @@ btb_bundle_meta()
 	"$(btb_collector)" --add-metadata "$1"
 }
 
-# Unpack the guest's archive.  It is untrusted: accept only regular files and
-# directories with plain relative names, extract into an empty directory and
-# check the result again.
-btb_unpack()
-{
-	local src=$1 dst=$2 names types n
+# The machine of a boot without --machine: BOOTTRACE_MACHINE, else pc.
+# microvm (no PCI bus; needs the kernel's virtio-mmio) becomes the default
+# once it is verified with every boot suite: see docs/boot-loop.md.
+BTB_DEFAULT_MACHINE=${BOOTTRACE_MACHINE:-pc}
 
-	names=$(tar -tf "$src" --quoting-style=escape 2>/dev/null) || return 1
-	types=$(tar -tvf "$src" --quoting-style=escape 2>/dev/null) || return 1
-	[ -n "$names" ] || return 1
-	while IFS= read -r n; do
-		n=${n#./}
-		[ -z "$n" ] && continue
-		[[ $n =~ ^[A-Za-z0-9_.+:@,=-]+(/[A-Za-z0-9_.+:@,=-]+)*/?$ ]] ||
-			{ bt_log "bundle: rejecting member name '$n'"; return 1; }
-		[[ /$n/ != */../* && /$n/ != */./* ]] ||
-			{ bt_log "bundle: rejecting member name '$n'"; return 1; }
-	done <<<"$names"
-	if printf '%s\n' "$types" | grep -q -v '^[-d]' ||
-		printf '%s\n' "$types" | grep -q ' link to '; then
-		bt_log "bundle: rejecting links or special files in the archive"
-		return 1
-	fi
-	mkdir -p "$dst"
-	tar -xf "$src" -C "$dst" --no-same-owner --no-same-permissions \
-		--no-overwrite-dir -m 2>/dev/null || return 1
-	if [ -n "$(find "$dst" ! -type f ! -type d -print -quit)" ]; then
-		bt_log "bundle: special files appeared while unpacking"
-		return 1
-	fi
-	chmod -R u+rwX,go+rX "$dst"
+# The options of `boottrace qemu` that `boottrace boot` passes on as they
+# are: OPTION VARIABLE (VARIABLE empty: a flag).  qemu/qemu.sh parses with
+# this table, so the two never disagree.
+BTB_QEMU_OPTS=(
+	"--machine machine" "--accel accel" "--smp smp" "--memory mem"
+	"--rtc rtc" "--timeout timeout" "-v verbose" "--verbose verbose"
+	"-q quiet" "--quiet quiet"
+)
+
+# btb_qemu_opt OPTION: print its variable name (a flag: "=FLAG VAR"), or
+# fail when OPTION is not one of `boottrace qemu`'s machine options.
+btb_qemu_opt()
+{
+	local o
+
+	for o in "${BTB_QEMU_OPTS[@]}"; do
+		[ "${o%% *}" = "$1" ] || continue
+		case "$1" in
+		-v | --verbose | -q | --quiet) echo "=FLAG ${o#* }" ;;
+		*) echo "${o#* }" ;;
+		esac
+		return 0
+	done
+	return 1
 }
 
+btb_check_machine()
+{
+	local machine=$1 accel=$2 smp=$3 mem=$4 timeout=$5 rtc=$6
+
+	case "$machine" in microvm | pc) ;; *) bt_die "--machine: use microvm or pc" ;; esac
+	case "$accel" in auto | kvm | tcg) ;; *) bt_die "--accel: use auto, kvm or tcg" ;; esac
+	local n
+	for n in "$timeout" "$smp" "$mem"; do
+		[[ $n =~ ^0*[1-9][0-9]*$ ]] ||
+			bt_die "--timeout, --smp, --memory take numbers above 0 (got '$n')"
+	done
+	[ -n "$rtc" ] || return 0
+	[[ $rtc =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2})?)?$ ]] ||
+		bt_die "--rtc '$rtc': use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS"
+	date -u -d "${rtc/T/ }" >/dev/null 2>&1 || bt_die "--rtc '$rtc' is not a valid date"
+}
+
+btb_host_tsc_khz()
+{
+	local mhz
+
+	mhz=$({ dmesg 2>/dev/null || true; } |
+		sed -n -E 's/.*tsc: (Refined TSC clocksource calibration|Detected): ([0-9.]+) MHz.*/\2/p' |
+		tail -n1)
+	[ -n "$mhz" ] || mhz=$(sed -n 's/^cpu MHz[[:space:]]*: *//p' /proc/cpuinfo | head -n1)
+	[ -z "$mhz" ] || awk -v m="$mhz" 'BEGIN { printf "%d\n", m * 1000 }'
+}
+
+# The console lines that mark the phases of a boot (the kernel's own
+# messages and the collector's "boottrace-collect" lines).
+BTB_PHASE_RE='Linux version|Unpacking initramfs|Run /init as init process|boottrace[- ]collect|reboot: Power down'
+
+btb_console_phase()
+{
+	local m
+
+	m=$(grep -a -o -E "$BTB_PHASE_RE" "$1" | tail -n1) || m=
+	case "$m" in
+	'') echo "firmware" ;;
+	'Linux version') echo "kernel" ;;
+	'Unpacking initramfs') echo "kernel: unpacking the initramfs" ;;
+	'Run /init'*) echo "/init" ;;
+	boottrace*) echo "collector" ;;
+	reboot*) echo "power-off" ;;
+	esac
+}
+
+# btb_console_phases LOG: "init=S collect_start=S collect_end=S poweroff=S"
+# in guest seconds (printk times; the collector's own [uptime] stamps), an
+# empty value for a phase the log does not show.
+btb_console_phases()
+{
+	tr -d '\r' <"$1" | awk '
+		function stamp(line,   m) {
+			if (match(line, /\[ *[0-9]+\.[0-9]+\]/)) {
+				m = substr(line, RSTART + 1, RLENGTH - 2)
+				gsub(/ /, "", m)
+				return m
+			}
+			return ""
+		}
+		/Run \/init as init process/ && init == "" { init = stamp($0) }
+		/boottrace[- ]collect/ {
+			s = $0
+			sub(/^.*boottrace[- ]collect[^[]*/, "", s)
+			t = stamp(s)
+			if (t == "") t = stamp($0)
+			if (t != "") { if (cs == "") cs = t; ce = t }
+		}
+		/reboot: Power down/ && off == "" { off = stamp($0) }
+		END { printf "init=%s collect_start=%s collect_end=%s poweroff=%s\n", init, cs, ce, off }'
+}

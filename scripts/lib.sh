@@ -13,6 +13,10 @@
 #   bt_hash FILE|DIR...      sha256 over files (directories: sorted contents)
 #   bt_kbuild_env CACHE      export the environment of every kernel build
 #   bt_kmake SRC OBJ ARG...  make in kernel tree SRC, objects in OBJ, ccache
+#   bt_progress WHAT PID FN ARGS...
+#                            while PID runs, show "WHAT: `FN ARGS` [Ns]" on
+#                            stderr (a terminal: one line refreshed at most
+#                            once a second; else a line per change or 30 s)
 #
 # Cache layout (everything below is safe to delete):
 #   $BOOTTRACE_CACHE/trees/<pkgver>/linux-source-<S>/   extracted trees
@@ -156,4 +160,37 @@ bt_kmake()
 	shift 2
 	nice -n 10 make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" \
 		-j"${BOOTTRACE_JOBS:-$(nproc)}" "$@"
+}
+
+# bt_progress WHAT PID FN ARGS...: progress of a long step on stderr while
+# PID runs.  FN prints the phase, optionally followed by a tab and a detail
+# that changes often (a count).  On a terminal: one line, rewritten at most
+# once a second; else a plain line when the phase changes and every 30 s.
+# Nothing for a step shorter than a second; returns within 0.1 s of PID's
+# end.
+bt_progress()
+{
+	local what=$1 pid=$2 t0=$SECONDS out phase last='' lastt=$SECONDS tty=''
+	shift 2
+
+	[ -t 2 ] && tty=1
+	while :; do
+		# a step shorter than a second shows nothing
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			kill -0 "$pid" 2>/dev/null || break 2
+			sleep 0.1
+		done
+		out=$("$@" 2>/dev/null) || out=
+		phase=${out%%$'\t'*}
+		out=${out/$'\t'/ }
+		if [ -n "$tty" ]; then
+			printf '\rboottrace: %s: %s [%ds]\033[K' "$what" "$out" \
+				"$((SECONDS - t0))" >&2
+		elif [ "$phase" != "$last" ] || [ $((SECONDS - lastt)) -ge 30 ]; then
+			printf 'boottrace: %s: %s [%ds]\n' "$what" "$out" "$((SECONDS - t0))" >&2
+			last=$phase
+			lastt=$SECONDS
+		fi
+	done
+	[ -z "$tty" ] || printf '\r\033[K' >&2
 }

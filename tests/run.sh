@@ -17,7 +17,11 @@
 # right, the dracut hook), examples (the coverage table against the tree,
 # every example booted and checked).
 # Each suite's own output is shown; the last line is "N passed, N failed"
-# counting suites.  Environment: DIFF_N (configs for the diff suite).
+# counting suites.  The boot, analysis, lint and examples suites run their
+# test files concurrently, BOOTTRACE_TEST_JOBS at a time (default: the
+# number of CPUs); every boot has its own timeout, which holds under that
+# load.  Environment: DIFF_N
+# (configs for the diff suite), BOOTTRACE_TEST_JOBS.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,12 +55,22 @@ suite_install() { tests/install/run.sh; }
 suite_compat() { tests/compat/run.sh; }
 suite_diff() { N="${DIFF_N:-10000}" tests/diff/run.sh; }
 suite_kernel() { kernel/test.sh --built; }
-suite_boot() { prove -v tests/boot/; }
+jobs=${BOOTTRACE_TEST_JOBS:-$(nproc)}
+# prove_boots DIR: the TAP files of DIR, $jobs at a time (the tools they
+# build first, so that concurrent files find them up to date)
+prove_boots()
+{
+	make -s -C bootconfig all && make -s -C trace-analysis all &&
+		prove -v -j"$jobs" "$1"
+}
+suite_boot() { prove_boots tests/boot/; }
+# series and dracut: files share state (kernel builds in order, the
+# host's dracut installation), one at a time
 suite_series() { prove -v tests/kernel/; }
-suite_analysis() { prove -v tests/analysis/; }
+suite_analysis() { prove_boots tests/analysis/; }
 suite_dracut() { prove -v tests/dracut/; }
-suite_lint() { prove -v tests/lint/; }
-suite_examples() { prove -v tests/examples/; }
+suite_lint() { prove_boots tests/lint/; }
+suite_examples() { prove_boots tests/examples/; }
 
 [ $# -gt 0 ] || set -- "${all[@]}"
 passed=0

@@ -21,13 +21,14 @@ trace_boot's 256-byte limit on kernels without the boottrace series, and
 the size and depth limits.  Findings: FILE:LINE:COL: error|warning: MSG.
 
   --kernel BUILD   the target kernel: a build's out/ directory or bzImage,
-                   or a tree name (its default build).  Its knowledge is
-                   extracted once (one ~30 s QEMU boot) and cached: see
-                   bootconfig/lint/README.md
+                   or a tree name (its default build).  Its knowledge must
+                   have been extracted with `boottrace knowledge --kernel
+                   BUILD` (one QEMU boot, cached; see
+                   bootconfig/lint/README.md); without it a note says so
+                   and only the kernel-independent checks run
   --tree T         same as --kernel T
   --no-kernel      kernel-independent checks only
-  --cached-only    use the kernel's knowledge only if it is already cached
-                   (never boot to extract it)
+  --cached-only    no note when the kernel's knowledge is not cached
   --json           JSON output (schema boottrace-lint-1)
   -q, --quiet      findings only: no source lines, no notes
   -h, --help       this help
@@ -66,17 +67,13 @@ if ! [ -x "$lint" ] || [ -n "$(find "$BT_TOP/bootconfig/lint" "$BT_TOP/bootconfi
 		bt_die "cannot build boottrace-lint"
 fi
 
+# The lint only reads a kernel's knowledge; `boottrace knowledge` writes it.
 kdir=''
 if [ -z "$nokernel" ]; then
-	if [ -n "$kernel" ]; then
-		if [ -n "$cached" ]; then
-			kdir=$("$BT_TOP/kernel/knowledge.sh" --kernel "$kernel" --cached-only 2>/dev/null) ||
-				kdir=''
-		else
-			kdir=$("$BT_TOP/kernel/knowledge.sh" --kernel "$kernel") || exit 2
-		fi
-	else
-		kdir=$("$BT_TOP/kernel/knowledge.sh" --cached-only 2>/dev/null) || kdir=''
+	kdir=$("$BT_TOP/kernel/knowledge.sh" ${kernel:+--kernel "$kernel"} --cached-only 2>/dev/null) ||
+		kdir=''
+	if [ -z "$kdir" ] && [ -n "$kernel" ] && [ -z "$cached" ]; then
+		echo "boottrace lint: note: run \`boottrace knowledge --kernel $kernel\` (one boot, cached) for the kernel checks" >&2
 	fi
 fi
 [ -z "$kdir" ] || args+=(--knowledge "$kdir")

@@ -5,8 +5,8 @@ set -uo pipefail
 . "$(dirname "$0")/tap.sh"
 # shellcheck source=../../scripts/lib.sh
 . "$BT_TOP/scripts/lib.sh"
-# shellcheck source=../../qemu/lib-boot.sh
-. "$BT_TOP/qemu/lib-boot.sh"
+# shellcheck source=../../scripts/lib-bundle.sh
+. "$BT_TOP/scripts/lib-bundle.sh"
 
 t_plan 10
 src=$T_TMP/src

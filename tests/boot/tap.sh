@@ -18,7 +18,7 @@ t_boot()
 	local name=$1
 	shift
 	T_RC=0
-	"$BT_TOP/bin/boottrace" boot -o "$T_TMP/$name" "${T_KOPTS[@]}" "$@" \
+	"$BT_TOP/bin/boottrace" boot -o "$T_TMP/$name" "${T_KOPTS[@]}" "$@" >/dev/null \
 		2>"$T_TMP/$name.err" || T_RC=$?
 	T_ERR=$(cat "$T_TMP/$name.err")
 	printf '%s\n' "$T_ERR" | grep -E 'warning|error|bundle:' | sed 's/^/# /'

@@ -1,0 +1,141 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # BTB_FINISH_ERROR is read by the caller
+# scripts/lib-bundle.sh - the host side of the bundle: the one step that
+# turns what the collector wrote onto the guest's disk into a bundle
+# directory (docs/bundle.md).  Source it after scripts/lib.sh and
+# qemu/lib-boot.sh.
+#
+#   btb_finish_bundle DISK OUT BOOTDIR [KEY=VALUE...]
+#                        unpack DISK into the new directory OUT, add the
+#                        console and input.bconf* of BOOTDIR and the host's
+#                        metadata (the kernel of BTB_KIMAGE/BTB_KDIR, the
+#                        boot of `boottrace qemu -o BOOTDIR`, the KEY=VALUEs);
+#                        on failure BTB_FINISH_ERROR says why
+#                        through btb_bundle_meta (qemu/lib-boot.sh: the
+#                        collector's --add-metadata, the one metadata writer)
+#   btb_unpack ARCHIVE DIR
+#                        unpack an untrusted tar from the guest safely
+
+# Unpack the guest's archive.  It is untrusted: accept only regular files and
+# directories with plain relative names, extract into an empty directory and
+# check the result again.
+btb_unpack()
+{
+	local src=$1 dst=$2 names types n
+
+	names=$(tar -tf "$src" --quoting-style=escape 2>/dev/null) || return 1
+	types=$(tar -tvf "$src" --quoting-style=escape 2>/dev/null) || return 1
+	[ -n "$names" ] || return 1
+	while IFS= read -r n; do
+		n=${n#./}
+		[ -z "$n" ] && continue
+		[[ $n =~ ^[A-Za-z0-9_.+:@,=-]+(/[A-Za-z0-9_.+:@,=-]+)*/?$ ]] ||
+			{ bt_log "bundle: rejecting member name '$n'"; return 1; }
+		[[ /$n/ != */../* && /$n/ != */./* ]] ||
+			{ bt_log "bundle: rejecting member name '$n'"; return 1; }
+	done <<<"$names"
+	if printf '%s\n' "$types" | grep -q -v '^[-d]' ||
+		printf '%s\n' "$types" | grep -q ' link to '; then
+		bt_log "bundle: rejecting links or special files in the archive"
+		return 1
+	fi
+	mkdir -p "$dst"
+	tar -xf "$src" -C "$dst" --no-same-owner --no-same-permissions \
+		--no-overwrite-dir -m 2>/dev/null || return 1
+	if [ -n "$(find "$dst" ! -type f ! -type d -print -quit)" ]; then
+		bt_log "bundle: special files appeared while unpacking"
+		return 1
+	fi
+	chmod -R u+rwX,go+rX "$dst"
+}
+
+# The kernel's bootconfig messages in dmesg and what they say.  (The
+# verdict belongs to trace-analysis, which reads dmesg anyway; until it
+# computes it, the host writes it here, once.)
+btb_bootconfig_verdict()
+{
+	local dm=$1 requested=$2 msgs status
+
+	msgs=$(grep -a -E 'Load bootconfig:|bootconfig checksum failed|bootconfig size .* (greater|is greater)|Failed to (parse|init) bootconfig|found on command line, but no bootconfig' "$dm" |
+		tr -d '\r' | sed 's/^\[[^]]*\] //' || true)
+	status=not-requested
+	if [ -n "$requested" ]; then
+		if printf '%s\n' "$msgs" | grep -q '^Load bootconfig:'; then
+			status=loaded
+		elif [ -n "$msgs" ]; then
+			status=rejected
+		else
+			status=unknown
+		fi
+	elif printf '%s\n' "$msgs" | grep -q 'checksum failed\|greater than initrd'; then
+		status=rejected
+	fi
+	printf '%s\n%s\n' "$status" "$(printf '%s\n' "$msgs" | paste -sd'|' -)"
+}
+
+btb_finish_bundle()
+{
+	local disk=$1 out=$2 bootdir=$3 dm verdict status msg errs warnings=() w f
+	local cmdline requested=
+	shift 3
+
+	BTB_FINISH_ERROR=
+	if ! btb_unpack "$disk" "$out"; then
+		BTB_FINISH_ERROR="no bundle: the guest did not write a readable archive (missing or rejected)"
+		return 1
+	fi
+	if ! [ -f "$out/collect.status" ]; then
+		BTB_FINISH_ERROR="no bundle: the archive has no collect.status (collector did not finish)"
+		return 1
+	fi
+	cp "$bootdir/console.log" "$out/console.log"
+	for f in input.bconf input.bconf.list; do
+		[ ! -f "$bootdir/$f" ] || cp "$bootdir/$f" "$out/$f"
+	done
+
+	cmdline=$(sed -n 's/^cmdline=//p' "$bootdir/boot.info")
+	[[ " $cmdline " != *" bootconfig "* ]] || requested=1
+	dm="$out/dmesg"
+	[ -s "$dm" ] || dm="$out/console.log"
+	verdict=$(btb_bootconfig_verdict "$dm" "$requested")
+	status=${verdict%%$'\n'*}
+	msg=${verdict#*$'\n'}
+	if [ "$status" = rejected ] || [ "$status" = unknown ]; then
+		warnings+=("bootconfig $status: ${msg:-no bootconfig message in dmesg}")
+	fi
+	errs=$(grep -a -c 'trace_boot: ' "$dm" || true)
+	[ "${errs:-0}" -eq 0 ] || warnings+=("$errs trace_boot error(s) in dmesg")
+	errs=$(sed -n 's/^errors=//p' "$out/collect.status")
+	[ "${errs:-0}" = 0 ] || warnings+=("collector reported $errs problem(s), see collect.log")
+	[ -s "$out/trace.dat" ] || warnings+=("no trace.dat in the bundle")
+
+	binfo() { sed -n "s/^$1=//p" "$bootdir/boot.info" | head -n1; }
+	w=$(IFS='|'; echo "${warnings[*]-}")
+	printf '%s\n' \
+		"created=$(binfo started)" \
+		"boottrace_version=$(git -C "$BT_TOP" describe --always --dirty 2>/dev/null || echo unknown)" \
+		"kernel_release=$BTB_KREL" \
+		"kernel_image_hash=$(sha256sum <"$BTB_KIMAGE" | cut -c1-16)" \
+		"tree=$(btb_kernel_meta tree)" \
+		"tree_version=$(btb_kernel_meta tree_version)" \
+		"series_hash=$(btb_kernel_meta series_hash)" \
+		"fragment_hash=$(btb_kernel_meta fragment_hash)" \
+		"compiler=$(btb_kernel_meta compiler)" \
+		"dracut=$(btb_dracut_version)" \
+		"trace_cmd=$(dpkg-query -W -f='${Version}' trace-cmd 2>/dev/null)" \
+		"bootconfig_status=$status" \
+		"bootconfig_message=$msg" \
+		"cmdline=$cmdline" \
+		"accelerator=$(binfo accelerator)" \
+		"machine=$(binfo machine)" \
+		"qemu=$(binfo qemu)" \
+		"smp=$(binfo smp)" \
+		"memory_mb=$(binfo memory_mb)" \
+		"rtc=$(binfo rtc)" \
+		"boot_wall_seconds=$(binfo boot_wall_seconds)" \
+		"$@" \
+		"warnings=$w" | tr -d '\r' | btb_bundle_meta "$out" || {
+		BTB_FINISH_ERROR="no bundle: the collector's metadata is missing or conflicts (see above)"
+		return 1
+	}
+}
