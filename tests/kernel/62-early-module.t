@@ -9,6 +9,7 @@
 # (kernel/configs/early-module.config, tests/kernel/uevent-helper.sh)
 # loads the trace-events sample module during the device initcalls;
 # initramfs_async=0 unpacks the initramfs before them, initcall_debug
+# (with loglevel=8: its lines are KERN_DEBUG)
 # shows the order.  Checked: the module was loaded before the first
 # late initcall ran, each case passed (settings applied on that early
 # load; a misspelt group pending with its name; a failed setting in
@@ -38,7 +39,7 @@ k_mod_initrd "$K_KASAN_BZ" "$T_TMP/early.img" "$dir/tc/early.bconf" \
 	"$dir/tc-guest.sh" "$stage/uevent-helper" "$stage/tc"
 log=$T_TMP/early.log
 k_qemu_bare 900 "$K_KASAN_BZ" "$log" \
-	"bootconfig rdinit=/boottrace/tc-guest.sh initramfs_async=0 initcall_debug" \
+	"bootconfig rdinit=/boottrace/tc-guest.sh initramfs_async=0 initcall_debug loglevel=8" \
 	"$T_TMP/early.img"
 tr -d '\r' <"$log" >"$T_TMP/console"
 grep -a 'BTTC: ' "$T_TMP/console" | sed 's/^.*BTTC: /# /'
