@@ -240,6 +240,103 @@ int bconf_initrd_apply_flags(const char *path, const char *text, size_t len,
  */
 int bconf_initrd_delete(const char *path);
 
+/*
+ * The trace_boot key grammar: the keys kernel/trace/trace_boot.c reads
+ * under "ftrace." and "ftrace.instance.NAME.", what each one is, and the
+ * kind of value it takes.  One table (lib/trace_keys.c) used by lint and
+ * by trace-analysis.
+ */
+enum bconf_tkey {
+	BCONF_TK_NONE,			/* not a trace_boot key */
+	BCONF_TK_OPTIONS,		/* options */
+	BCONF_TK_TRACING_ON,		/* tracing_on */
+	BCONF_TK_TRACE_CLOCK,		/* trace_clock */
+	BCONF_TK_BUFFER_SIZE,		/* buffer_size */
+	BCONF_TK_ALLOC_SNAPSHOT,	/* alloc_snapshot */
+	BCONF_TK_CPUMASK,		/* cpumask */
+	BCONF_TK_EVENTS,		/* events */
+	BCONF_TK_TRACER,		/* tracer */
+	BCONF_TK_FTRACE_FILTERS,	/* ftrace.filters */
+	BCONF_TK_FTRACE_NOTRACES,	/* ftrace.notraces */
+	BCONF_TK_ENABLE_ALL,		/* event.enable */
+	BCONF_TK_GROUP_ENABLE,		/* event.GROUP.enable */
+	BCONF_TK_KPROBE_PROBES,		/* event.kprobes.EVENT.probes */
+	BCONF_TK_SYNTH_FIELDS,		/* event.synthetic.EVENT.fields */
+	BCONF_TK_EVENT_ENABLE,		/* event.GROUP.EVENT.enable */
+	BCONF_TK_EVENT_FILTER,		/* event.GROUP.EVENT.filter */
+	BCONF_TK_EVENT_ACTIONS,		/* event.GROUP.EVENT.actions */
+	BCONF_TK_HIST,			/* event.GROUP.EVENT.hist[.N] */
+	BCONF_TK_HIST_PART,		/* a subkey of a hist (keys, onmax...) */
+};
+
+/* How a key's value is checked. */
+enum bconf_tvalue {
+	BCONF_TV_CONTAINER,	/* no value expected */
+	BCONF_TV_OPTIONS,	/* trace option names, "no" prefix allowed */
+	BCONF_TV_TRACING_ON,	/* kstrtoul(, 10) */
+	BCONF_TV_CLOCK,		/* a trace clock */
+	BCONF_TV_SIZE,		/* bconf_memparse() size, >= 4096 */
+	BCONF_TV_FLAG,		/* presence only: any value is ignored */
+	BCONF_TV_CPUMASK,	/* cpumask_parse(): hex groups, commas */
+	BCONF_TV_EVENTS,	/* [!][GROUP:]EVENT list */
+	BCONF_TV_TRACER,	/* a tracer */
+	BCONF_TV_FUNCS,		/* ftrace filter globs */
+	BCONF_TV_PROBES,	/* kprobe definitions */
+	BCONF_TV_SYNTH,		/* synthetic event fields "TYPE NAME" */
+	BCONF_TV_FILTER,	/* event filter */
+	BCONF_TV_ACTIONS,	/* trigger commands */
+	BCONF_TV_HIST,		/* a histogram (container) */
+	BCONF_TV_LIST,		/* a list value of a histogram */
+	BCONF_TV_ONE,		/* a single value of a histogram */
+};
+
+#define BCONF_TK_MAX_CAND 64
+
+struct bconf_tkey_match {
+	bool full;		/* some pattern matches the whole key */
+	bool prefix;		/* some pattern continues below the key */
+	enum bconf_tkey key;	/* of the most literal full match */
+	enum bconf_tvalue kind;	/* its value kind */
+	int literals;
+	int ncand;		/* words that may follow the key */
+	const char *cand[BCONF_TK_MAX_CAND];
+	size_t cand_len[BCONF_TK_MAX_CAND];
+};
+
+/*
+ * Match the key @words[0..@n-1], relative to "ftrace." or
+ * "ftrace.instance.NAME.", against the grammar.
+ */
+void bconf_tkey_match(const char *const *words, int n,
+		      struct bconf_tkey_match *m);
+/* The same for a dotted key relative to ftrace[.instance.NAME]. */
+enum bconf_tkey bconf_tkey_of(const char *relkey);
+
+/*
+ * The kernel's memparse(): a number (C base prefixes) and an optional
+ * K, M, G, T, P or E suffix (either case).  Returns false when @s does not
+ * start with a number; *@end points after the suffix (the kernel ignores
+ * the rest: "1MB" is 1 MiB).
+ */
+bool bconf_memparse(const char *s, unsigned long long *out, const char **end);
+
+/* The kernel's xbc_node_compose_key_after(), truncation included. */
+int bconf_compose_key_raw(const struct bconf_node *node,
+			  const struct bconf_node *root, char *buf,
+			  size_t size);
+
+/* Byte offset of @node's text in the parsed input (for diagnostics). */
+size_t bconf_node_offset(const struct bconf_node *node);
+
+/*
+ * Shared by the tools: read the whole file @path into a new NUL-terminated
+ * buffer (-EFBIG above @max bytes, nothing returned); and write @s as a
+ * JSON string (control bytes escaped, valid UTF-8 kept, invalid bytes as
+ * U+FFFD; NULL as "").
+ */
+int bconf_read_file(const char *path, size_t max, char **buf, size_t *len);
+void bconf_json_string(FILE *f, const char *s);
+
 #ifdef __cplusplus
 }
 #endif
