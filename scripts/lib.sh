@@ -13,6 +13,7 @@
 #   bt_hash FILE|DIR...      sha256 over files (directories: sorted contents)
 #   bt_kbuild_env CACHE      export the environment of every kernel build
 #   bt_kmake SRC OBJ ARG...  make in kernel tree SRC, objects in OBJ, ccache
+#   bt_tool STAGE NAME       path of a compiled program (checkout or installed)
 #
 # Cache layout (everything below is safe to delete):
 #   $BOOTTRACE_CACHE/trees/<pkgver>/linux-source-<S>/   extracted trees
@@ -156,4 +157,25 @@ bt_kmake()
 	shift 2
 	nice -n 10 make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" \
 		-j"${BOOTTRACE_JOBS:-$(nproc)}" "$@"
+}
+
+# bt_tool STAGE NAME: the path of NAME, a program compiled in the stage
+# directory STAGE (bootconfig, trace-analysis, ...).  In a checkout it is
+# STAGE/build/NAME, made first when missing or stale (make's output on
+# stderr).  Installed (`make install`, the Debian package: BT_TOP is
+# PREFIX/share/boottrace and has no STAGE/Makefile) it is PREFIX/bin/NAME.
+bt_tool()
+{
+	local stage=$1 name=$2 bindir
+
+	if [ -f "$BT_TOP/$stage/Makefile" ]; then
+		make -s -C "$BT_TOP/$stage" "build/$name" >&2 ||
+			bt_die "building $stage/build/$name failed"
+		printf '%s\n' "$BT_TOP/$stage/build/$name"
+		return 0
+	fi
+	bindir=$(cd "$BT_TOP/../../bin" 2>/dev/null && pwd) ||
+		bt_die "$BT_TOP is neither a checkout nor PREFIX/share/boottrace"
+	[ -x "$bindir/$name" ] || bt_die "$bindir/$name is missing (reinstall boottrace)"
+	printf '%s\n' "$bindir/$name"
 }

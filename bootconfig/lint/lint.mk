@@ -42,7 +42,10 @@ lint-install: $(B)/boottrace-lint
 	install -m 755 $(B)/boottrace-lint $(DESTDIR)$(BINDIR)/boottrace-lint
 	install -m 644 lint/boottrace-lint.1 $(DESTDIR)$(MANDIR)/man1/
 
-.PHONY: lint-check lint-install
+lint-uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/boottrace-lint $(DESTDIR)$(MANDIR)/man1/boottrace-lint.1
+
+.PHONY: lint-check lint-install lint-uninstall
 
 # lint-fuzz: a short libFuzzer run of the lint (FUZZ_SECONDS), seeded with
 # the examples and the rule cases; LINT_FUZZ_KNOWLEDGE=DIR adds the
