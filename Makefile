@@ -43,12 +43,13 @@ kernel: deps
 # scripts/lib.sh's bt_tool finds the compiled tools in PREFIX/bin.  Globs, so
 # that a new script of a stage is shipped without editing this list; the
 # developer-only scripts (tests, per-patch builds, coverage) are not.
+# Scripts (#!) are installed executable, sourced libraries and data not.
 SHARE_FILES := scripts/lib.sh bootconfig/lint/lint.sh \
 	$(wildcard qemu/*.sh) \
 	$(wildcard dracut-module/*.sh dracut-module/9*/* dracut-module/conf/*) \
 	$(filter-out kernel/test.sh kernel/per-patch.sh,$(wildcard kernel/*.sh)) \
 	$(wildcard kernel/series kernel/series-* kernel/patches/*.patch kernel/configs/*.config) \
-	$(wildcard examples/*.bconf examples/*.expect examples/README.md)
+	$(wildcard examples/*.bconf examples/*.expect)
 
 install: all
 	$(MAKE) -C bootconfig install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
@@ -61,7 +62,7 @@ install: all
 	install -m 0644 bin/boottrace.bash-completion $(DESTDIR)$(COMPDIR)/boottrace
 	ln -sf boottrace $(DESTDIR)$(COMPDIR)/bootconfig
 	@set -e; for f in $(SHARE_FILES); do \
-		if [ -x "$$f" ]; then m=0755; else m=0644; fi; \
+		case "$$(head -c2 "$$f")" in '#!') m=0755 ;; *) m=0644 ;; esac; \
 		install -D -m $$m "$$f" "$(DESTDIR)$(SHAREDIR)/$$f"; \
 	done
 	ln -sfn ../../../bin/boottrace $(DESTDIR)$(SHAREDIR)/bin/boottrace

@@ -4,7 +4,9 @@
 #   tests/run.sh [SUITE...]     default: every suite, in pipeline order
 #
 # Suites: unit (library unit tests, gcc, plain and ASan+UBSan), clang (the
-# user-space code under clang -Werror), install (make install + pkg-config),
+# user-space code under clang -Werror), install (make install + pkg-config,
+# every boottrace verb from the install), package (dpkg-buildpackage,
+# lintian, the .debs unpacked and run),
 # shell (shellcheck), compat (the
 # tree's test-bootconfig.sh against our bootconfig), diff (differential
 # test against the kernel's parser), kernel (kernel/build.sh, building the
@@ -23,7 +25,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
 
-all=(unit clang install shell compat diff kernel boot series analysis dracut lint examples)
+all=(unit clang install package shell compat diff kernel boot series analysis dracut lint examples)
 
 suite_unit() { make -s -C bootconfig check && make -s -C trace-analysis check; }
 suite_clang()
@@ -43,6 +45,7 @@ suite_shell()
 	shellcheck "${files[@]}"
 }
 suite_install() { tests/install/run.sh; }
+suite_package() { tests/package/run.sh; }
 suite_compat() { tests/compat/run.sh; }
 suite_diff() { N="${DIFF_N:-10000}" tests/diff/run.sh; }
 suite_kernel() { kernel/test.sh --built; }

@@ -13,7 +13,7 @@ LINT_TESTS	:= $(sort $(wildcard lint/tests/test_*.c))
 all: $(B)/boottrace-lint
 
 $(B)/boottrace-lint: lint/main.c $(LINT_SRC) $(LINT_HDR) $(B)/libbootconfig.a
-	$(CC) $(LINT_CFLAGS) -o $@ lint/main.c $(LINT_SRC) $(B)/libbootconfig.a
+	$(CC) $(LINT_CFLAGS) $(LDFLAGS) -o $@ lint/main.c $(LINT_SRC) $(B)/libbootconfig.a
 
 $(B)/asan/boottrace-lint: lint/main.c $(LINT_SRC) $(LINT_HDR) $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(dir $@)

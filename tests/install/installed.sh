@@ -1,17 +1,45 @@
 #!/bin/bash
-# tests/install/installed.sh ROOT BUNDLE WANT_L WANT_KDIR WANT_CHECK - every `boottrace`
-# verb run from an install in ROOT (PREFIX/), with no checkout to fall back
-# on: run.sh copies this file out of the checkout and runs it with a tmpfs
-# over the checkout.  Prints TAP-like "ok"/"not ok" lines.
+# tests/install/installed.sh ROOT - run every `boottrace` verb from an
+# install whose PREFIX is ROOT (make install's DESTDIR/usr/local, or the
+# Debian packages unpacked: ROOT/usr) with no checkout to fall back on:
+# this script copies itself out of the checkout and runs again under a
+# tmpfs mounted over the checkout, in a private mount namespace.  What the
+# install prints is compared with what the checkout prints for the same
+# input.  Prints "ok - ..." / "not ok - ..." lines; exit 1 when one failed.
 # shellcheck disable=SC2016 # the sh -c scripts expand their own arguments
 set -uo pipefail
 
-root=$1 bundle=$2 want_l=$3 want_kdir=$4 want_check=$5
+if [ "${1:-}" != --hidden ]; then
+	top=$(cd "$(dirname "$0")/../.." && pwd)
+	root=$(cd "$1" && pwd)
+	work=$(mktemp -d)
+	trap 'rm -rf "$work"' EXIT
+	cp -r "$top/trace-analysis/tests/fixtures/bundles/default" "$work/bundle"
+	cp "$0" "$work/installed.sh"
+	bt=$top/bin/boottrace
+	args=("$root" "$work/bundle"
+		"$("$bt" bootconfig -l "$top/examples/default.bconf")"
+		"$("$bt" kernel --print-dir 2>/dev/null || echo none)"
+		"$("$bt" check "$work/bundle" "$top/examples/default.expect" 2>&1; echo "exit $?")")
+	if unshare -m --propagation private true 2>/dev/null; then
+		unshare -m --propagation private bash -c \
+			'mount -t tmpfs tmpfs "$0" && [ ! -e "$0/Makefile" ] && exec bash "$@"' \
+			"$top" "$work/installed.sh" --hidden "${args[@]}" ||
+			{ echo "not ok - installed: the checkout could not be hidden"; exit 1; }
+	else
+		echo "# cannot unshare a mount namespace: the checkout stays visible"
+		bash "$work/installed.sh" --hidden "${args[@]}"
+	fi
+	exit
+fi
+
+root=$2 bundle=$3 want_l=$4 want_kdir=$5 want_check=$6
 bt=$root/bin/boottrace
 share=$root/share/boottrace
 PATH=$root/bin:/usr/sbin:/usr/bin:/sbin:/bin
 unset BT_TOP
 cd /
+failed=0
 
 t()
 {
@@ -22,6 +50,7 @@ t()
 		echo "ok - installed: $name"
 	else
 		echo "not ok - installed: $name"
+		failed=1
 	fi
 }
 
@@ -41,3 +70,4 @@ t "boottrace check on a bundle (as from the checkout)" \
 t "boottrace kernel finds the same series and fragments" \
 	sh -c '[ "$("$0" kernel --print-dir 2>/dev/null || echo none)" = "$1" ]' \
 	"$bt" "$want_kdir"
+exit "$failed"

@@ -82,24 +82,7 @@ check "bash completion is clean for shellcheck" shellcheck -s bash "$comp"
 check "bash completion completes verbs" bash -c ". '$comp'
 	COMP_WORDS=(boottrace rep); COMP_CWORD=1; _boottrace; [ \"\${COMPREPLY[*]}\" = report ]"
 
-# What the checkout says, to compare with what the install says.
-cp -r "$top/trace-analysis/tests/fixtures/bundles/default" "$stage/bundle"
-cp "$top/tests/install/installed.sh" "$stage/"
-want_l=$("$top/bin/boottrace" bootconfig -l "$top/examples/default.bconf")
-want_kdir=$("$top/bin/boottrace" kernel --print-dir 2>/dev/null || echo none)
-want_check=$("$top/bin/boottrace" check "$stage/bundle" "$top/examples/default.expect" 2>&1;
-	echo "exit $?")
-args=("$root" "$stage/bundle" "$want_l" "$want_kdir" "$want_check")
-if unshare -m --propagation private true 2>/dev/null; then
-	# shellcheck disable=SC2016
-	out=$(unshare -m --propagation private bash -c \
-		'mount -t tmpfs tmpfs "$0" && [ ! -e "$0/Makefile" ] && exec bash "$@"' \
-		"$top" "$stage/installed.sh" "${args[@]}") ||
-		out="not ok - installed: hiding the checkout failed"
-else
-	echo "# cannot unshare a mount namespace: the checkout stays visible"
-	out=$(bash "$stage/installed.sh" "${args[@]}")
-fi
+out=$("$top/tests/install/installed.sh" "$root") || true
 printf '%s\n' "$out"
 passed=$((passed + $(grep -c '^ok' <<<"$out" || true)))
 failed=$((failed + $(grep -c '^not ok' <<<"$out" || true)))
