@@ -16,6 +16,8 @@ BINDIR	?= $(PREFIX)/bin
 MANDIR	?= $(PREFIX)/share/man
 SHAREDIR ?= $(PREFIX)/share/boottrace
 COMPDIR	?= $(PREFIX)/share/bash-completion/completions
+SYSCONFDIR ?= /etc
+UNITDIR	?= $(PREFIX)/lib/systemd/system
 TREE	?= 6.1
 SUITES	?=
 N	?= 1000000
@@ -44,7 +46,7 @@ kernel: deps
 # that a new script of a stage is shipped without editing this list; the
 # developer-only scripts (tests, per-patch builds, coverage) are not.
 # Scripts (#!) are installed executable, sourced libraries and data not.
-SHARE_FILES := scripts/lib.sh bootconfig/lint/lint.sh \
+SHARE_FILES := scripts/lib.sh bootconfig/lint/lint.sh collect/archive/boots.sh \
 	$(wildcard qemu/*.sh) \
 	$(wildcard dracut-module/*.sh dracut-module/9*/* dracut-module/conf/*) \
 	$(filter-out kernel/test.sh kernel/per-patch.sh,$(wildcard kernel/*.sh)) \
@@ -56,11 +58,15 @@ install: all
 	$(MAKE) -C dracut-module install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 	$(MAKE) -C trace-analysis install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPDIR) \
-		$(DESTDIR)$(SHAREDIR)/bin
+		$(DESTDIR)$(SHAREDIR)/bin $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/default
 	install -m 0755 bin/boottrace $(DESTDIR)$(BINDIR)/boottrace
 	install -m 0644 bin/boottrace.1 $(DESTDIR)$(MANDIR)/man1/boottrace.1
 	install -m 0644 bin/boottrace.bash-completion $(DESTDIR)$(COMPDIR)/boottrace
 	ln -sf boottrace $(DESTDIR)$(COMPDIR)/bootconfig
+	sed 's|@BINDIR@|$(BINDIR)|' collect/archive/boottrace-collect.service \
+		>$(DESTDIR)$(UNITDIR)/boottrace-collect.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/boottrace-collect.service
+	install -m 0644 collect/archive/boottrace.default $(DESTDIR)$(SYSCONFDIR)/default/boottrace
 	@set -e; for f in $(SHARE_FILES); do \
 		case "$$(head -c2 "$$f")" in '#!') m=0755 ;; *) m=0644 ;; esac; \
 		install -D -m $$m "$$f" "$(DESTDIR)$(SHAREDIR)/$$f"; \
@@ -73,6 +79,7 @@ uninstall:
 	$(MAKE) -C trace-analysis uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 	rm -f $(DESTDIR)$(BINDIR)/boottrace $(DESTDIR)$(MANDIR)/man1/boottrace.1 \
 		$(DESTDIR)$(COMPDIR)/boottrace $(DESTDIR)$(COMPDIR)/bootconfig \
+		$(DESTDIR)$(UNITDIR)/boottrace-collect.service $(DESTDIR)$(SYSCONFDIR)/default/boottrace \
 		$(DESTDIR)$(SHAREDIR)/bin/boottrace \
 		$(addprefix $(DESTDIR)$(SHAREDIR)/,$(SHARE_FILES))
 	-[ ! -d $(DESTDIR)$(SHAREDIR) ] || \

@@ -6,11 +6,13 @@
 # Suites: unit (library unit tests, gcc, plain and ASan+UBSan), clang (the
 # user-space code under clang -Werror), install (make install + pkg-config,
 # every boottrace verb from the install), package (dpkg-buildpackage,
-# lintian, the .debs unpacked and run),
+# lintian, the .debs unpacked and run), archive (boottrace-collect.service's
+# archive and --boot, on a fake collector),
 # shell (shellcheck), compat (the
 # tree's test-bootconfig.sh against our bootconfig), diff (differential
 # test against the kernel's parser), kernel (kernel/build.sh, building the
-# kernel when it is not cached), boot (QEMU boots, TAP via prove),
+# kernel when it is not cached; the flavours' merged configs), boot (QEMU
+# boots, TAP via prove),
 # series (the kernel patch series: checkpatch, git am on both trees,
 # hostile trailers, limits, early cpio, trace_boot reporting, in QEMU),
 # analysis (trace-analysis on real boots), dracut (the delivery module with
@@ -25,7 +27,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
 
-all=(unit clang install package shell compat diff kernel boot series analysis dracut lint examples)
+all=(unit clang install package archive shell compat diff kernel boot series analysis dracut lint examples)
 
 suite_unit() { make -s -C bootconfig check && make -s -C trace-analysis check; }
 suite_clang()
@@ -46,9 +48,17 @@ suite_shell()
 }
 suite_install() { tests/install/run.sh; }
 suite_package() { tests/package/run.sh; }
+suite_archive() { prove -v tests/archive/; }
 suite_compat() { tests/compat/run.sh; }
 suite_diff() { N="${DIFF_N:-10000}" tests/diff/run.sh; }
-suite_kernel() { kernel/test.sh --built; }
+suite_kernel()
+{
+	local rc=0
+
+	kernel/test.sh --built || rc=1
+	kernel/test-config.sh || rc=1
+	return $rc
+}
 suite_boot() { prove -v tests/boot/; }
 suite_series() { prove -v tests/kernel/; }
 suite_analysis() { prove -v tests/analysis/; }

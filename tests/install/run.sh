@@ -77,6 +77,9 @@ for m in boottrace bootconfig boottrace-lint trace-analysis; do
 	check "man page $m(1) renders without warnings" sh -c "test -f '$root/share/man/man1/$m.1' &&
 		! groff -man -ww -z '$root/share/man/man1/$m.1' 2>&1 | grep -q ."
 done
+check "the collect unit runs the installed boottrace" grep -qx \
+	"ExecStart=/usr/local/bin/boottrace boots --save" "$root/lib/systemd/system/boottrace-collect.service"
+check "its settings file is installed" test -f "$stage/etc/default/boottrace"
 comp=$root/share/bash-completion/completions/boottrace
 check "bash completion is clean for shellcheck" shellcheck -s bash "$comp"
 check "bash completion completes verbs" bash -c ". '$comp'

@@ -94,6 +94,17 @@ check "the kernel-install plugin is in /usr/lib/kernel/install.d" \
 	test -x "$root/usr/lib/kernel/install.d/86-boottrace-bootconfig.install"
 check "the postinst.d hook names the installed module" \
 	grep -q '/usr/lib/dracut/modules.d/95bootconfig' "$root/etc/kernel/postinst.d/zz-boottrace-bootconfig"
+check "boottrace-collect.service is shipped" \
+	grep -qx 'ExecStart=/usr/bin/boottrace boots --save' "$root/lib/systemd/system/boottrace-collect.service"
+dpkg-deb --ctrl-tarfile "$work/boottrace_${version}_$arch.deb" | tar -xOf - ./postinst >"$work/postinst"
+# dh_installsystemd --no-enable: the postinst enables the unit again only
+# where the admin had (debian-installed + was-enabled), never starts it.
+check "... disabled: the postinst does not enable or start it" \
+	sh -c "grep -q 'deb-systemd-helper debian-installed' '$work/postinst' &&
+	       ! grep -q 'deb-systemd-invoke\|systemctl.*start' '$work/postinst'"
+check "/etc/default/boottrace is a conffile" sh -c \
+	"dpkg-deb --ctrl-tarfile '$work/boottrace_${version}_$arch.deb' | tar -xOf - ./conffiles |
+	 grep -qx /etc/default/boottrace"
 out=$("$top/tests/install/installed.sh" "$root/usr") || true
 printf '%s\n' "$out"
 passed=$((passed + $(grep -c '^ok' <<<"$out" || true)))
