@@ -595,7 +595,7 @@ release=$(make -s -C "$src" O="$obj" CC="ccache gcc" kernelrelease 2>>"$log") ||
 	fail "make kernelrelease failed"
 mkdir "$tmp/out"
 cp "$obj/arch/x86/boot/bzImage" "$obj/System.map" "$obj/.config" "$tmp/out/"
-if [ "${#targets[@]}" -gt 1 ]; then
+if grep -q '=m$' "$obj/.config"; then
 	# Flat: out/modules/NAME.ko (insmod needs no depmod tree)
 	mkdir "$tmp/out/modules"
 	find "$obj" -name '*.ko' -exec cp {} "$tmp/out/modules/" \; ||
