@@ -49,7 +49,7 @@ kernel: deps
 SHARE_FILES := scripts/lib.sh bootconfig/lint/lint.sh collect/archive/boots.sh \
 	$(wildcard qemu/*.sh) \
 	$(wildcard dracut-module/*.sh dracut-module/9*/* dracut-module/conf/*) \
-	$(filter-out kernel/test.sh kernel/per-patch.sh,$(wildcard kernel/*.sh)) \
+	$(filter-out kernel/test%.sh kernel/per-patch.sh,$(wildcard kernel/*.sh)) \
 	$(wildcard kernel/series kernel/series-* kernel/patches/*.patch kernel/configs/*.config) \
 	$(wildcard examples/*.bconf examples/*.expect)
 
