@@ -7,7 +7,9 @@
 # user-space code under clang -Werror), install (make install + pkg-config,
 # every boottrace verb from the install), package (dpkg-buildpackage,
 # lintian, the .debs unpacked and run), archive (boottrace-collect.service's
-# archive and --boot, on a fake collector),
+# archive and --boot, on a fake collector), system (not in the default
+# list yet: a bookworm system from mmdebstrap with the packages and the
+# kernel .deb installed inside it; tests/system/),
 # shell (shellcheck), compat (the
 # tree's test-bootconfig.sh against our bootconfig), diff (differential
 # test against the kernel's parser), kernel (kernel/build.sh, building the
@@ -49,6 +51,7 @@ suite_shell()
 suite_install() { tests/install/run.sh; }
 suite_package() { tests/package/run.sh; }
 suite_archive() { prove -v tests/archive/; }
+suite_system() { prove -v tests/system/; }
 suite_compat() { tests/compat/run.sh; }
 suite_diff() { N="${DIFF_N:-10000}" tests/diff/run.sh; }
 suite_kernel()
