@@ -8,7 +8,9 @@
 #   make install    PREFIX=/usr/local DESTDIR= (also: make uninstall): the
 #                   boottrace command, its scripts and data (SHAREDIR), the
 #                   tools, the library, the dracut module and kernel hooks
-#   make fuzz       libFuzzer runs;  make fuzz-diff N=1000000
+#   make fuzz       libFuzzer runs, FUZZ_SECONDS=60 per harness (FUZZ_TREE=6.1
+#                   for the differential one);  make fuzz-diff N=1000000
+#                   (the generated differential test against both trees)
 #   make bench      benchmarks, printed as ratios against a baseline
 
 PREFIX	?= /usr/local
@@ -21,6 +23,7 @@ UNITDIR	?= $(PREFIX)/lib/systemd/system
 TREE	?= 6.1
 SUITES	?=
 N	?= 1000000
+FUZZ_SECONDS ?= 60
 
 all:
 	$(MAKE) -C bootconfig
@@ -86,11 +89,12 @@ uninstall:
 		find $(DESTDIR)$(SHAREDIR) -depth -type d -empty -delete
 
 fuzz: deps
-	$(MAKE) -C bootconfig fuzz
+	$(MAKE) -C bootconfig fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
 	$(MAKE) -C trace-analysis fuzz
 
 fuzz-diff: deps all
-	N=$(N) tests/diff/run.sh
+	N=$(N) tests/diff/run.sh --tree 6.1
+	N=$(N) tests/diff/run.sh --tree 6.12
 
 bench: deps all
 	@set -e; for b in bench/*.sh; do echo "== $$b"; $$b; done

@@ -6,7 +6,8 @@
  * Checks that a reported trailer lies inside the image and matches its
  * own footer: the magic where it says, the size and checksum fields as
  * stored, the data offset plus size ending at the footer, and (when 0 is
- * returned) the checksum over the data.
+ * returned) the checksum over the data; that a size claim over
+ * BCONF_TRAILER_SIZE_MAX is always -EMSGSIZE and never anything else.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -42,9 +43,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memset(&t, 0, sizeof(t));
 	ret = bconf_trailer_find(data, size, &t);
-	CHECK(ret == 0 || ret == -ENOENT || ret == -EINVAL || ret == -EBADMSG);
+	CHECK(ret == 0 || ret == -ENOENT || ret == -EINVAL || ret == -EBADMSG ||
+	      ret == -EMSGSIZE);
+	/* a claim over the limit is refused whatever the image size */
+	CHECK((ret == -EMSGSIZE) == (ret != -ENOENT &&
+				     t.size > BCONF_TRAILER_SIZE_MAX));
 	if (ret != 0 && ret != -EBADMSG)
 		return 0;
+	CHECK(t.size <= BCONF_TRAILER_SIZE_MAX);
 	CHECK(t.pad <= 3);
 	CHECK(size >= BCONF_FOOTER_LEN + t.pad);
 	footer = data + size - t.pad - BCONF_FOOTER_LEN;

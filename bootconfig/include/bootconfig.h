@@ -41,6 +41,13 @@ extern "C" {
 #define BCONF_MAGIC_LEN		12
 #define BCONF_FOOTER_LEN	(8 + BCONF_MAGIC_LEN)
 #define BCONF_ALIGN		4
+/*
+ * The largest size field read from a trailer: what the tree's
+ * tools/bootconfig can write (32767 bytes of text + NUL, then up to 3 bytes
+ * of padding).  A larger claim is refused (-EMSGSIZE) without reading it,
+ * so a crafted footer cannot make a reader allocate or read gigabytes.
+ */
+#define BCONF_TRAILER_SIZE_MAX	(BCONF_DATA_MAX + BCONF_ALIGN - 1)
 
 struct bconf;
 struct bconf_node;
@@ -179,35 +186,67 @@ bool bconf_trailer_size_ok(uint32_t size);
 
 /*
  * Initrd files.  Only regular files (after resolving symlinks) are read or
- * written; a directory gives -EISDIR.
+ * written; a directory gives -EISDIR, a FIFO, socket or device -ENOTSUP
+ * (for read: -ENOENT), found with a non-blocking open and fstat() before
+ * anything else, so that a FIFO never blocks.  Apply and delete first open
+ * the file for writing, as the tree's tool does: a file the caller may not
+ * write gives -EACCES (or -EROFS, -EPERM for an immutable file), even when
+ * its directory is writable.
  *
- * Writes (apply, delete) never modify the file in place: a temporary file
- * ".<name>.bconf-XXXXXX" in the initrd's directory gets the image without
- * its old trailer plus the new one, the original's mode and owner (-EPERM
- * when the owner cannot be kept), fsync(), then rename() over the original
- * and fsync() of the directory.  So the directory must be writable.  A
- * symlinked initrd keeps its link and its target is replaced; hard links
- * to the initrd keep the old image; xattrs and ACLs are not copied.  If
- * the file is replaced or modified meanwhile: -EAGAIN.  On any failure the
- * original file is left byte-identical and the temporary file removed,
- * except when the final directory fsync() fails: the new file is then in
- * place (but may not survive a crash) and that error is returned.  A
- * process killed while writing leaves its temporary file; the next apply
- * or delete of that initrd removes such files when no live writer holds
- * them (they are flock()ed while in use).
+ * Writes (apply, delete) by default never modify the file in place: a
+ * temporary file ".<name>.bconf-XXXXXX" in the initrd's directory gets the
+ * image without its old trailer plus the new one, then rename() over the
+ * original.  The image is cloned (FICLONE: shared blocks, no space used)
+ * where the file system can, else copied skipping holes (SEEK_DATA/
+ * SEEK_HOLE), so a sparse image stays sparse; before copying, the space the
+ * copy needs is checked against the free space (-ENOSPC, nothing written,
+ * both figures in *@space).  The temporary file gets the original's owner
+ * (-EPERM when that is not permitted), its extended attributes where the
+ * caller may set them (ACLs and user.* attributes; security labels only
+ * with privilege), its mode, then fsync(), rename() and fsync() of the
+ * directory.  So the directory must be writable.  A symlinked initrd keeps
+ * its link and its target is replaced; hard links to the initrd keep the
+ * old image.  If the file is replaced or modified meanwhile: -EAGAIN.  On
+ * any failure the original file is left byte-identical and the temporary
+ * file removed, except when the final directory fsync() fails: the new
+ * file is then in place (but may not survive a crash) and that error is
+ * returned.  A process killed while writing leaves its temporary file; the
+ * next apply or delete of that initrd removes such files when no live
+ * writer holds them (they are flock()ed while in use).
  *
- * A trailer with a bad checksum (-EBADMSG) or a size larger than the file
- * (-EINVAL) makes read, apply and delete fail without changing anything.
+ * BCONF_UPDATE_IN_PLACE writes the file itself instead (for a full disk or
+ * a read-only directory): the image bytes are never written, only the
+ * tail.  Apply truncates the old trailer, fsync(), writes the new trailer
+ * but its magic, fsync(), writes the 12-byte magic, fsync(); delete
+ * truncates and fsync()s.  A failure restores the old trailer.  Worst case
+ * after a crash (or kill) in the middle: the image followed by a prefix
+ * of the new trailer that lacks the magic (possibly empty), which the
+ * kernel does not take for a bootconfig: it boots without one.  All names
+ * of a hard-linked file see the change; the owner, mode and xattrs are
+ * untouched.
+ *
+ * A trailer with a bad checksum (-EBADMSG), a size larger than the file
+ * (-EINVAL) or over BCONF_TRAILER_SIZE_MAX (-EMSGSIZE) makes read, apply
+ * and delete fail without changing anything.
  */
+
+/* What a write needs and what the file system has, in bytes. */
+struct bconf_space {
+	uint64_t need;
+	uint64_t avail;
+};
 
 /*
  * Read the bootconfig text of initrd @path into a new malloc'ed,
  * NUL-terminated buffer *@text of *@len bytes (up to the first NUL; @len
  * may be NULL).  Returns -ENOENT when the file is missing or has no
  * trailer (also for a pipe or device), -EBADMSG on a checksum mismatch,
- * -EINVAL when the size field does not fit, other negative errno values
- * on I/O errors.  @t (may be NULL) receives the trailer found; oversized
- * trailers are read (check bconf_trailer_size_ok(t->size)).
+ * -EINVAL when the size field does not fit, -EMSGSIZE when it is over
+ * BCONF_TRAILER_SIZE_MAX (t->size tells the claim), other negative errno
+ * values on I/O errors.  @t (may be NULL) receives the trailer found;
+ * trailers the kernel refuses for their size but tools/bootconfig writes
+ * are read (check bconf_trailer_size_ok(t->size)).  At most
+ * BCONF_TRAILER_SIZE_MAX + 1 bytes are allocated, whatever the file says.
  */
 int bconf_initrd_read(const char *path, char **text, size_t *len,
 		      struct bconf_trailer *t);
@@ -234,11 +273,120 @@ int bconf_initrd_apply(const char *path, const char *text, size_t len,
 int bconf_initrd_apply_flags(const char *path, const char *text, size_t len,
 			     unsigned int flags, struct bconf_trailer *t);
 /*
+ * Apply (or, with BCONF_UPDATE_DELETE, delete: @text is then ignored) with
+ * @flags: BCONF_APPLY_OVERSIZE, BCONF_UPDATE_IN_PLACE.  When @space is not
+ * NULL it receives the bytes the write needs and the bytes available
+ * (both 0 when not measured), in particular after -ENOSPC.
+ */
+#define BCONF_UPDATE_IN_PLACE	0x2u
+#define BCONF_UPDATE_DELETE	0x4u
+
+int bconf_initrd_update(const char *path, const char *text, size_t len,
+			unsigned int flags, struct bconf_trailer *t,
+			struct bconf_space *space);
+/*
  * Remove the trailer of @path (and any bootloader pad after it); 0 also
  * when it had none, in which case the file is not rewritten.  Oversized
  * trailers are removed too.  A non-regular file gives -ENOTSUP.
  */
 int bconf_initrd_delete(const char *path);
+
+/*
+ * The trace_boot key grammar: the keys kernel/trace/trace_boot.c reads
+ * under "ftrace." and "ftrace.instance.NAME.", what each one is, and the
+ * kind of value it takes.  One table (lib/trace_keys.c) used by lint and
+ * by trace-analysis.
+ */
+enum bconf_tkey {
+	BCONF_TK_NONE,			/* not a trace_boot key */
+	BCONF_TK_OPTIONS,		/* options */
+	BCONF_TK_TRACING_ON,		/* tracing_on */
+	BCONF_TK_TRACE_CLOCK,		/* trace_clock */
+	BCONF_TK_BUFFER_SIZE,		/* buffer_size */
+	BCONF_TK_ALLOC_SNAPSHOT,	/* alloc_snapshot */
+	BCONF_TK_CPUMASK,		/* cpumask */
+	BCONF_TK_EVENTS,		/* events */
+	BCONF_TK_TRACER,		/* tracer */
+	BCONF_TK_FTRACE_FILTERS,	/* ftrace.filters */
+	BCONF_TK_FTRACE_NOTRACES,	/* ftrace.notraces */
+	BCONF_TK_ENABLE_ALL,		/* event.enable */
+	BCONF_TK_GROUP_ENABLE,		/* event.GROUP.enable */
+	BCONF_TK_KPROBE_PROBES,		/* event.kprobes.EVENT.probes */
+	BCONF_TK_SYNTH_FIELDS,		/* event.synthetic.EVENT.fields */
+	BCONF_TK_EVENT_ENABLE,		/* event.GROUP.EVENT.enable */
+	BCONF_TK_EVENT_FILTER,		/* event.GROUP.EVENT.filter */
+	BCONF_TK_EVENT_ACTIONS,		/* event.GROUP.EVENT.actions */
+	BCONF_TK_HIST,			/* event.GROUP.EVENT.hist[.N] */
+	BCONF_TK_HIST_PART,		/* a subkey of a hist (keys, onmax...) */
+};
+
+/* How a key's value is checked. */
+enum bconf_tvalue {
+	BCONF_TV_CONTAINER,	/* no value expected */
+	BCONF_TV_OPTIONS,	/* trace option names, "no" prefix allowed */
+	BCONF_TV_TRACING_ON,	/* kstrtoul(, 10) */
+	BCONF_TV_CLOCK,		/* a trace clock */
+	BCONF_TV_SIZE,		/* bconf_memparse() size, >= 4096 */
+	BCONF_TV_FLAG,		/* presence only: any value is ignored */
+	BCONF_TV_CPUMASK,	/* cpumask_parse(): hex groups, commas */
+	BCONF_TV_EVENTS,	/* [!][GROUP:]EVENT list */
+	BCONF_TV_TRACER,	/* a tracer */
+	BCONF_TV_FUNCS,		/* ftrace filter globs */
+	BCONF_TV_PROBES,	/* kprobe definitions */
+	BCONF_TV_SYNTH,		/* synthetic event fields "TYPE NAME" */
+	BCONF_TV_FILTER,	/* event filter */
+	BCONF_TV_ACTIONS,	/* trigger commands */
+	BCONF_TV_HIST,		/* a histogram (container) */
+	BCONF_TV_LIST,		/* a list value of a histogram */
+	BCONF_TV_ONE,		/* a single value of a histogram */
+};
+
+#define BCONF_TK_MAX_CAND 64
+
+struct bconf_tkey_match {
+	bool full;		/* some pattern matches the whole key */
+	bool prefix;		/* some pattern continues below the key */
+	enum bconf_tkey key;	/* of the most literal full match */
+	enum bconf_tvalue kind;	/* its value kind */
+	int literals;
+	int ncand;		/* words that may follow the key */
+	const char *cand[BCONF_TK_MAX_CAND];
+	size_t cand_len[BCONF_TK_MAX_CAND];
+};
+
+/*
+ * Match the key @words[0..@n-1], relative to "ftrace." or
+ * "ftrace.instance.NAME.", against the grammar.
+ */
+void bconf_tkey_match(const char *const *words, int n,
+		      struct bconf_tkey_match *m);
+/* The same for a dotted key relative to ftrace[.instance.NAME]. */
+enum bconf_tkey bconf_tkey_of(const char *relkey);
+
+/*
+ * The kernel's memparse(): a number (C base prefixes) and an optional
+ * K, M, G, T, P or E suffix (either case).  Returns false when @s does not
+ * start with a number; *@end points after the suffix (the kernel ignores
+ * the rest: "1MB" is 1 MiB).
+ */
+bool bconf_memparse(const char *s, unsigned long long *out, const char **end);
+
+/* The kernel's xbc_node_compose_key_after(), truncation included. */
+int bconf_compose_key_raw(const struct bconf_node *node,
+			  const struct bconf_node *root, char *buf,
+			  size_t size);
+
+/* Byte offset of @node's text in the parsed input (for diagnostics). */
+size_t bconf_node_offset(const struct bconf_node *node);
+
+/*
+ * Shared by the tools: read the whole file @path into a new NUL-terminated
+ * buffer (-EFBIG above @max bytes, nothing returned); and write @s as a
+ * JSON string (control bytes escaped, valid UTF-8 kept, invalid bytes as
+ * U+FFFD; NULL as "").
+ */
+int bconf_read_file(const char *path, size_t max, char **buf, size_t *len);
+void bconf_json_string(FILE *f, const char *s);
 
 #ifdef __cplusplus
 }

@@ -20,22 +20,32 @@
  * trailers the kernel ignores; BCONF_APPLY_OVERSIZE does the same, for
  * upstream's tests.  Read and delete handle any size that fits the file.
  *
- * Writing (apply and delete) never modifies the original file:
+ * Hostile files: the initrd is opened O_NONBLOCK and fstat()ed before
+ * anything else (a FIFO never blocks; only regular files are written), and
+ * a size field above BCONF_TRAILER_SIZE_MAX is refused before anything is
+ * read, so no claim makes us allocate more than that plus one byte.
+ *
+ * Writing (apply and delete) by default never modifies the original file:
  *
  *  1. The path is resolved with realpath(): a symlinked initrd (Debian's
  *     /initrd.img -> boot/initrd.img-VER) keeps its link and the target is
  *     replaced.  A hard-linked initrd loses the link: the other names keep
- *     the old image.
+ *     the old image.  The file is opened for writing too, as the tree's
+ *     tool opens it: a file the caller may not write is refused (-EACCES)
+ *     even in a writable directory.
  *  2. Stale temporary files of earlier runs that were killed (see 3) are
  *     removed: ".<base>.bconf-XXXXXX" files in the same directory that no
  *     live process holds a lock on.
  *  3. A temporary file ".<base>.bconf-XXXXXX" is created in the initrd's
- *     directory (O_EXCL, mode 0600, flock()ed while in use), receives the
- *     image without its old trailer and the new trailer, then the owner
- *     and mode of the original (fchown() only when they differ; when that
- *     is not permitted the operation fails with -EPERM rather than change
- *     the owner), and is fsync()ed.  Extended attributes, ACLs and security
- *     labels are not copied.
+ *     directory (O_EXCL, mode 0600, flock()ed while in use).  It receives
+ *     the image without its old trailer: a FICLONE of the original cut to
+ *     length where the file system shares blocks, else a copy of its data
+ *     extents only (SEEK_DATA/SEEK_HOLE: holes stay holes) after checking
+ *     that the file system has room for it (-ENOSPC, nothing written).
+ *     Then the new trailer, the owner of the original (fchown() only when
+ *     it differs; when that is not permitted the operation fails with
+ *     -EPERM rather than change the owner), its extended attributes where
+ *     permitted (best effort, as cp -a), its mode, and fsync().
  *  4. If the original was replaced or changed meanwhile: -EAGAIN.
  *  5. rename() over the resolved path, then fsync() of the directory.
  *
@@ -47,6 +57,8 @@
  * temporary file behind; the next apply or delete of that initrd removes
  * it (step 2).
  *
+ * In place (BCONF_UPDATE_IN_PLACE, for a full disk): see job_in_place().
+ *
  * Errors are negative errno values; nothing is printed; no global state.
  */
 #include <dirent.h>
@@ -56,9 +68,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -129,6 +145,8 @@ static int tail_parse(const unsigned char *tail, size_t tlen, uint64_t flen,
 	t->size = get_le32(m - 8);
 	t->csum = get_le32(m - 4);
 	hdr_off = magic_off - 8;
+	if (t->size > BCONF_TRAILER_SIZE_MAX)
+		return -EMSGSIZE;	/* more than any writer can write */
 	if (t->size > hdr_off)
 		return -EINVAL;
 	if (hdr_off - t->size > SIZE_MAX)
@@ -303,7 +321,10 @@ BCONF_EXPORT int bconf_initrd_read(const char *path, char **text,
 	*text = NULL;
 	if (len)
 		*len = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO must not block before fstat() tells what it is */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0 && errno == ENXIO && !stat(path, &st) && S_ISSOCK(st.st_mode))
+		return -ENOENT;		/* a socket cannot be opened */
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0)
@@ -330,17 +351,20 @@ struct job {
 	const char *base;	/* its last component, inside @real */
 	int dirfd;
 	int fd;			/* the original, read-only */
+	int wfd;		/* the original, write-only: the permission check */
 	struct stat st;
 	struct bconf_trailer old;
 	int has_old;
 	uint64_t keep;		/* image bytes to copy */
 	char tmp[NAME_MAX + 1];
 	int tmpfd;
+	struct bconf_space space;
 };
 
 static void job_close(struct job *j)
 {
 	close_keep_errno(j->tmpfd);
+	close_keep_errno(j->wfd);
 	close_keep_errno(j->fd);
 	close_keep_errno(j->dirfd);
 	free(j->real);
@@ -363,12 +387,21 @@ static int job_open_dir(struct job *j)
 	return j->dirfd < 0 ? -errno : 0;
 }
 
+/*
+ * Open the initrd to rewrite.  The first open is non-blocking, so that a
+ * FIFO is refused by fstat() instead of waiting for a writer; the second
+ * one, for writing, is the permission check of the tree's tool (which
+ * opens the file O_RDWR): a file the caller may not write is refused even
+ * when its directory is writable.
+ */
 static int job_open(struct job *j, const char *path)
 {
+	const int oflags = O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY;
+	struct stat wst;
 	int ret;
 
 	memset(j, 0, sizeof(*j));
-	j->dirfd = j->fd = j->tmpfd = -1;
+	j->dirfd = j->fd = j->wfd = j->tmpfd = -1;
 	if (!path || !*path)
 		return -EINVAL;
 	j->real = realpath(path, NULL);
@@ -377,7 +410,11 @@ static int job_open(struct job *j, const char *path)
 	ret = job_open_dir(j);
 	if (ret)
 		return ret;
-	j->fd = openat(j->dirfd, j->base, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	j->fd = openat(j->dirfd, j->base, O_RDONLY | oflags);
+	if (j->fd < 0 && errno == ENXIO &&
+	    !fstatat(j->dirfd, j->base, &j->st, AT_SYMLINK_NOFOLLOW) &&
+	    S_ISSOCK(j->st.st_mode))
+		return -ENOTSUP;	/* a socket cannot be opened */
 	if (j->fd < 0)
 		return errno == ELOOP ? -EAGAIN : -errno;
 	if (fstat(j->fd, &j->st) < 0)
@@ -386,6 +423,13 @@ static int job_open(struct job *j, const char *path)
 		return -EISDIR;
 	if (!S_ISREG(j->st.st_mode))
 		return -ENOTSUP;
+	j->wfd = openat(j->dirfd, j->base, O_WRONLY | oflags);
+	if (j->wfd < 0)
+		return errno == ELOOP ? -EAGAIN : -errno;
+	if (fstat(j->wfd, &wst) < 0)
+		return -errno;
+	if (wst.st_dev != j->st.st_dev || wst.st_ino != j->st.st_ino)
+		return -EAGAIN;		/* replaced between the two opens */
 	ret = file_trailer(j->fd, (uint64_t)j->st.st_size, &j->old, NULL);
 	if (ret == -ENOENT) {
 		j->keep = (uint64_t)j->st.st_size;
@@ -524,25 +568,148 @@ static int tmp_create(struct job *j)
 	return ret == 1 ? -EEXIST : ret;
 }
 
+/*
+ * The next data extent of the image at or after *@off, cut at j->keep:
+ * 1 with [*@off, *@end), 0 when there is none.  A file system without
+ * SEEK_DATA is all data.
+ */
+static int next_data(struct job *j, uint64_t *off, uint64_t *end)
+{
+	off_t d, h;
+
+	if (*off >= j->keep)
+		return 0;
+	d = lseek(j->fd, (off_t)*off, SEEK_DATA);
+	if (d < 0 && errno == ENXIO)
+		return 0;		/* only a hole up to the end */
+	if (d < 0 && errno != EINVAL)
+		return -errno;
+	if (d < 0) {			/* no SEEK_DATA here */
+		*end = j->keep;
+		return 1;
+	}
+	if ((uint64_t)d >= j->keep)
+		return 0;
+	h = lseek(j->fd, d, SEEK_HOLE);
+	if (h < 0)
+		return -errno;
+	*off = (uint64_t)d;
+	*end = (uint64_t)h < j->keep ? (uint64_t)h : j->keep;
+	return 1;
+}
+
+static uint64_t round_blocks(uint64_t start, uint64_t end, uint64_t bs)
+{
+	return (end + bs - 1) / bs * bs - start / bs * bs;
+}
+
+/*
+ * Whether the file system has room for the copy (the image's data extents)
+ * and @tail_len bytes; -ENOSPC with j->space filled when not.  A file
+ * system that cannot tell (fstatvfs() failing) is not checked.
+ */
+static int check_space(struct job *j, size_t tail_len)
+{
+	uint64_t off = 0, end, bs, need = 0;
+	struct statvfs vfs;
+	int ret;
+
+	if (fstatvfs(j->tmpfd, &vfs) < 0 || !vfs.f_frsize)
+		return 0;
+	bs = vfs.f_frsize;
+	while ((ret = next_data(j, &off, &end)) == 1) {
+		need += round_blocks(off, end, bs);
+		off = end;
+	}
+	if (ret < 0)
+		return ret;
+	need += round_blocks(j->keep, j->keep + tail_len, bs);
+	j->space.need = need;
+	/* root may use the blocks reserved for it */
+	j->space.avail = (uint64_t)(geteuid() ? vfs.f_bavail : vfs.f_bfree) *
+			 vfs.f_frsize;
+	return need > j->space.avail ? -ENOSPC : 0;
+}
+
+/* Write @len bytes at @off of the temporary file. */
+static int tmp_write_at(struct job *j, const void *buf, size_t len,
+			uint64_t off)
+{
+	if (lseek(j->tmpfd, (off_t)off, SEEK_SET) < 0)
+		return -errno;
+	return write_full(j->tmpfd, buf, len);
+}
+
+/* Copy the data extents of the image; its holes stay holes. */
 static int copy_image(struct job *j)
 {
-	uint64_t off;
+	uint64_t off = 0, end;
 	char *buf;
 	size_t n;
-	int ret = 0;
+	int ret;
 
 	buf = malloc(COPY_CHUNK);
 	if (!buf)
 		return -ENOMEM;
-	for (off = 0; off < j->keep && !ret; off += n) {
-		n = j->keep - off < COPY_CHUNK ? (size_t)(j->keep - off) :
-						 COPY_CHUNK;
-		ret = pread_full(j->fd, buf, n, off);
-		if (!ret)
-			ret = write_full(j->tmpfd, buf, n);
+	while ((ret = next_data(j, &off, &end)) == 1) {
+		for (ret = 0; off < end && !ret; off += n) {
+			n = end - off < COPY_CHUNK ? (size_t)(end - off) :
+						     COPY_CHUNK;
+			ret = pread_full(j->fd, buf, n, off);
+			if (!ret)
+				ret = tmp_write_at(j, buf, n, off);
+		}
+		if (ret)
+			break;
 	}
 	free(buf);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * The image into the temporary file: a clone of the whole original cut to
+ * j->keep where the file system shares blocks (btrfs, XFS, ...), else a
+ * hole-preserving copy after a free-space check.
+ */
+static int put_image(struct job *j, size_t tail_len)
+{
+	int ret = 0;
+
+	if (ioctl(j->tmpfd, FICLONE, j->fd) < 0) {
+		ret = check_space(j, tail_len);
+		if (!ret)
+			ret = copy_image(j);
+	}
+	if (!ret && ftruncate(j->tmpfd, (off_t)j->keep) < 0)
+		ret = -errno;
 	return ret;
+}
+
+/*
+ * Copy the original's extended attributes (ACLs included) where we may
+ * set them: best effort, as cp -a does; a security label, for instance,
+ * needs privilege.
+ */
+static void copy_xattrs(struct job *j)
+{
+	char *names = NULL, *name;
+	ssize_t len, vlen;
+	char value[4096];
+
+	len = flistxattr(j->fd, NULL, 0);
+	if (len <= 0)
+		return;
+	names = malloc((size_t)len);
+	if (!names)
+		return;
+	len = flistxattr(j->fd, names, (size_t)len);
+	for (name = names; len > 0 && name < names + len;
+	     name += strlen(name) + 1) {
+		vlen = fgetxattr(j->fd, name, value, sizeof(value));
+		if (vlen >= 0)
+			fsetxattr(j->tmpfd, name, value, (size_t)vlen, 0);
+	}
+	free(names);
 }
 
 static int set_owner_mode(struct job *j)
@@ -554,6 +721,7 @@ static int set_owner_mode(struct job *j)
 	if ((st.st_uid != j->st.st_uid || st.st_gid != j->st.st_gid) &&
 	    fchown(j->tmpfd, j->st.st_uid, j->st.st_gid) < 0)
 		return -errno;
+	copy_xattrs(j);		/* after fchown(), which drops capabilities */
 	if (fchmod(j->tmpfd, j->st.st_mode & 07777) < 0)
 		return -errno;
 	return 0;
@@ -579,9 +747,9 @@ static int tmp_fill(struct job *j, const void *tail, size_t tail_len)
 {
 	int ret;
 
-	ret = copy_image(j);
+	ret = put_image(j, tail_len);
 	if (!ret && tail_len)
-		ret = write_full(j->tmpfd, tail, tail_len);
+		ret = tmp_write_at(j, tail, tail_len, j->keep);
 	if (!ret)
 		ret = set_owner_mode(j);
 	if (!ret && fsync(j->tmpfd) < 0)
@@ -614,55 +782,151 @@ static int job_commit(struct job *j, const void *tail, size_t tail_len)
 	return 0;
 }
 
+/* --- in place ------------------------------------------------------------ */
+
+/* Write @len bytes at @off of the original, then fsync(). */
+static int orig_write_at(struct job *j, const void *buf, size_t len,
+			 uint64_t off)
+{
+	int ret = 0;
+
+	if (lseek(j->wfd, (off_t)off, SEEK_SET) < 0)
+		return -errno;
+	if (len)
+		ret = write_full(j->wfd, buf, len);
+	if (!ret && fsync(j->wfd) < 0)
+		ret = -errno;
+	return ret;
+}
+
+/* Cut the original to @len bytes, then fsync(). */
+static int orig_truncate(struct job *j, uint64_t len)
+{
+	if (ftruncate(j->wfd, (off_t)len) < 0 || fsync(j->wfd) < 0)
+		return -errno;
+	return 0;
+}
+
+/*
+ * Rewrite only the tail of the original: cut the old trailer, write the
+ * new one without its magic, then the magic, each step synced, so that a
+ * crash leaves the old trailer, the new one, or the image followed by a
+ * prefix of the new trailer that has no magic (no bootconfig for the
+ * kernel).  On failure the old trailer is written back.  Concurrent
+ * in-place writers are serialised by an flock() on the file.
+ */
+static int job_in_place(struct job *j, const unsigned char *tail,
+			size_t tail_len)
+{
+	uint64_t old_len = (uint64_t)j->st.st_size - j->keep;
+	unsigned char *old = NULL;
+	int ret;
+
+	flock(j->wfd, LOCK_EX);	/* best effort: NFS may have no locks */
+	ret = check_unchanged(j);
+	if (ret)
+		return ret;
+	/* at most the largest trailer plus its footer and pad */
+	old = malloc(old_len ? (size_t)old_len : 1);
+	if (!old)
+		return -ENOMEM;
+	ret = pread_full(j->fd, old, (size_t)old_len, j->keep);
+	if (ret)
+		goto out;
+	if (old_len)
+		ret = orig_truncate(j, j->keep);
+	if (!ret && tail_len) {
+		ret = orig_write_at(j, tail, tail_len - BCONF_MAGIC_LEN,
+				    j->keep);
+		if (!ret)
+			ret = orig_write_at(j, tail + tail_len - BCONF_MAGIC_LEN,
+					    BCONF_MAGIC_LEN,
+					    j->keep + tail_len - BCONF_MAGIC_LEN);
+	}
+	if (ret && !orig_truncate(j, j->keep))
+		orig_write_at(j, old, (size_t)old_len, j->keep);
+out:
+	free(old);
+	return ret;
+}
+
+/* --- the entry points ------------------------------------------------------ */
+
+static int job_write(struct job *j, unsigned int flags,
+		     const unsigned char *tail, size_t tail_len)
+{
+	if (flags & BCONF_UPDATE_IN_PLACE)
+		return job_in_place(j, tail, tail_len);
+	return job_commit(j, tail, tail_len);
+}
+
+BCONF_EXPORT int bconf_initrd_update(const char *path, const char *text,
+				     size_t len, unsigned int flags,
+				     struct bconf_trailer *t,
+				     struct bconf_space *space)
+{
+	const unsigned int known = BCONF_APPLY_OVERSIZE |
+				   BCONF_UPDATE_IN_PLACE | BCONF_UPDATE_DELETE;
+	bool del = flags & BCONF_UPDATE_DELETE;
+	struct bconf_trailer nt;
+	unsigned char *tail = NULL;
+	size_t text_len = 0, tail_len = 0;
+	struct job j;
+	int ret;
+
+	if (space)
+		memset(space, 0, sizeof(*space));
+	if ((!del && !text && len) || (flags & ~known))
+		return -EINVAL;
+	if (!del) {
+		text_len = text ? strnlen(text, len) : 0;
+		if (text_len >= BCONF_DATA_MAX)
+			return -E2BIG;
+	}
+	ret = job_open(&j, path);
+	if (ret || (del && !j.has_old))
+		goto out;
+	if (!del) {
+		tail = bconf_trailer_build(text, text_len, j.keep, &tail_len,
+					   &nt);
+		if (!tail) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		if (t)
+			*t = nt;
+		if (!bconf_trailer_size_ok(nt.size) &&
+		    !(flags & BCONF_APPLY_OVERSIZE)) {
+			ret = -E2BIG;
+			goto out;
+		}
+	}
+	ret = job_write(&j, flags, tail, tail_len);
+out:
+	if (space)
+		*space = j.space;
+	free(tail);
+	job_close(&j);
+	return ret;
+}
+
 BCONF_EXPORT int bconf_initrd_apply_flags(const char *path, const char *text,
 					  size_t len, unsigned int flags,
 					  struct bconf_trailer *t)
 {
-	struct bconf_trailer nt;
-	unsigned char *tail;
-	size_t text_len, tail_len;
-	struct job j;
-	int ret;
-
-	if ((!text && len) || (flags & ~BCONF_APPLY_OVERSIZE))
+	if (flags & ~BCONF_APPLY_OVERSIZE)
 		return -EINVAL;
-	text_len = text ? strnlen(text, len) : 0;
-	if (text_len >= BCONF_DATA_MAX)
-		return -E2BIG;
-	ret = job_open(&j, path);
-	if (ret)
-		goto out;
-	tail = bconf_trailer_build(text, text_len, j.keep, &tail_len, &nt);
-	if (!tail) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	if (!bconf_trailer_size_ok(nt.size) && !(flags & BCONF_APPLY_OVERSIZE))
-		ret = -E2BIG;
-	else
-		ret = job_commit(&j, tail, tail_len);
-	free(tail);
-	if (t)
-		*t = nt;
-out:
-	job_close(&j);
-	return ret;
+	return bconf_initrd_update(path, text, len, flags, t, NULL);
 }
 
 BCONF_EXPORT int bconf_initrd_apply(const char *path, const char *text,
 				    size_t len, struct bconf_trailer *t)
 {
-	return bconf_initrd_apply_flags(path, text, len, 0, t);
+	return bconf_initrd_update(path, text, len, 0, t, NULL);
 }
 
 BCONF_EXPORT int bconf_initrd_delete(const char *path)
 {
-	struct job j;
-	int ret;
-
-	ret = job_open(&j, path);
-	if (!ret && j.has_old)
-		ret = job_commit(&j, NULL, 0);
-	job_close(&j);
-	return ret;
+	return bconf_initrd_update(path, NULL, 0, BCONF_UPDATE_DELETE, NULL,
+				   NULL);
 }

@@ -4,7 +4,8 @@
  *
  * Accept/reject decisions, error texts and positions, and the shape of the
  * resulting tree follow the kernel's parser in the packaged trees exactly,
- * including its quirks (see ../../docs/parser-notes.md when in doubt):
+ * including its quirks (tests/diff/README.md lists how the differential test
+ * proves it, bootconfig(1) the deliberate differences of the command):
  *
  *  - text is split at the first of "{}=+;:\n#"; what precedes it is a
  *    (dotted) key, trimmed; keys are matched against existing siblings;

@@ -10,47 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bootconfig.h"
 #include "knowledge.h"
 
-static int read_all(const char *path, char **out, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t n = 0, cap = 0, r;
-
-	if (!f)
-		return -errno;
-	do {
-		if (cap - n < 65536) {
-			char *nb = realloc(buf, cap + 65536 + 1);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return -ENOMEM;
-			}
-			buf = nb;
-			cap += 65536;
-		}
-		r = fread(buf + n, 1, cap - n, f);
-		n += r;
-	} while (r > 0);
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	if (!buf) {
-		buf = malloc(1);
-		if (!buf)
-			return -ENOMEM;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	*len = n;
-	return 0;
-}
+/* Knowledge files are lists of symbols: a few MiB. */
+#define KNOWLEDGE_FILE_MAX	(256u << 20)
 
 /* Split @l->data into lines (empty lines dropped). */
 static int split_lines(struct klist *l, size_t len)
@@ -85,7 +49,7 @@ static int load_list(const char *dir, const char *name, struct klist *l)
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
 		return -ENAMETOOLONG;
-	ret = read_all(path, &l->data, &len);
+	ret = bconf_read_file(path, KNOWLEDGE_FILE_MAX, &l->data, &len);
 	if (ret < 0)
 		return ret;
 	return split_lines(l, len);

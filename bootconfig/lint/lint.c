@@ -13,8 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "grammar.h"
+#include "bootconfig.h"
 #include "knowledge.h"
 #include "lint.h"
 
@@ -40,11 +39,6 @@ struct ctx {
 };
 
 /* --- diagnostics ------------------------------------------------------ */
-
-static size_t node_offset(const struct bconf_node *n)
-{
-	return n->data & ~BCONF_VALUE_FLAG;
-}
 
 static void position(const struct ctx *c, size_t off, unsigned int *line,
 		     unsigned int *col)
@@ -84,7 +78,7 @@ static char *key_of(const struct bconf_node *n)
 
 	if (n && bconf_node_is_value(n))
 		n = bconf_node_parent(n);
-	if (!n || bconf_compose_raw(n, NULL, buf, sizeof(buf)) < 0)
+	if (!n || bconf_compose_key_raw(n, NULL, buf, sizeof(buf)) < 0)
 		buf[0] = '\0';
 	return strdup(buf);
 }
@@ -133,7 +127,7 @@ static size_t node_at(const struct ctx *c, const struct bconf_node *n)
 
 	if (!n)
 		return 0;
-	off = node_offset(n);
+	off = bconf_node_offset(n);
 
 	if (bconf_node_is_value(n) && off > 0 && off <= c->len &&
 	    (c->buf[off - 1] == '"' || c->buf[off - 1] == '\''))
@@ -375,33 +369,18 @@ static void check_events_list(struct ctx *c, const struct bconf_node *v)
 	}
 }
 
-/* memparse(): a number (C base prefixes) and an optional K/M/G/T/P/E. */
+/* bconf_memparse(), as trace_boot reads buffer_size. */
 static void check_size(struct ctx *c, const struct bconf_node *v)
 {
-	const char *s = bconf_node_data(v);
+	const char *s = bconf_node_data(v), *end;
 	unsigned long long n;
-	char *end;
-	int shift = 0;
 
-	errno = 0;
-	n = strtoull(s, &end, 0);
-	if (end == s || *s == '-' || *s == '+' || isspace((unsigned char)*s)) {
+	if (!bconf_memparse(s, &n, &end)) {
 		diag(c, v, LINT_ERROR, "buffer-size",
 		     "buffer_size '%s' is not a size: use bytes or a K/M/G suffix, e.g. 1M",
 		     s);
 		return;
 	}
-	switch (*end) {
-	case 'E': case 'e': shift += 10; /* fall through */
-	case 'P': case 'p': shift += 10; /* fall through */
-	case 'T': case 't': shift += 10; /* fall through */
-	case 'G': case 'g': shift += 10; /* fall through */
-	case 'M': case 'm': shift += 10; /* fall through */
-	case 'K': case 'k': shift += 10; end++; break;
-	default: break;
-	}
-	if (shift && n < (1ULL << (64 - shift)))
-		n <<= shift;
 	if (*end && strcmp(end, "B") && strcmp(end, "b") && strcmp(end, "iB"))
 		diag(c, v, LINT_WARNING, "buffer-size",
 		     "buffer_size '%s': the kernel ignores '%s' after the size",
@@ -605,7 +584,7 @@ static void check_filter_fields(struct ctx *c, const struct bconf_node *v,
 		if (common_field(field) || (ke && kn_event_has_field(ke, field)) ||
 		    (d && synth_has_field(d->fields, field)))
 			continue;
-		diag_at(c, node_offset(v) + (size_t)(w - s), v, LINT_ERROR,
+		diag_at(c, bconf_node_offset(v) + (size_t)(w - s), v, LINT_ERROR,
 			"filter-field", "event %s:%s has no field '%s'",
 			group, event, field);
 	}
@@ -770,17 +749,17 @@ static void check_hist(struct ctx *c, const struct bconf_node *h)
 /* --- the walk ------------------------------------------------------------ */
 
 static void check_value(struct ctx *c, const struct bconf_node *key,
-			enum vkind kind, const char *const *w, int n)
+			enum bconf_tvalue kind, const char *const *w, int n)
 {
 	const struct bconf_node *v = bconf_node_value(key);
 	const char *s = v ? bconf_node_data(v) : NULL;
 
-	if (kind == V_HIST) {
+	if (kind == BCONF_TV_HIST) {
 		if (n == 4)
 			check_hist(c, key);
 		return;
 	}
-	if (kind == V_FLAG) {
+	if (kind == BCONF_TV_FLAG) {
 		if (s && *s)
 			diag(c, v, LINT_WARNING, "value-ignored",
 			     "'%s' takes no value: the kernel ignores '%s' (it acts on the key alone; remove the key to turn it off)",
@@ -789,53 +768,53 @@ static void check_value(struct ctx *c, const struct bconf_node *key,
 	}
 	if (!v)
 		return;
-	if (bconf_value_next(v) && (kind == V_TRACING_ON || kind == V_CLOCK ||
-				    kind == V_SIZE || kind == V_CPUMASK ||
-				    kind == V_TRACER || kind == V_FILTER ||
-				    kind == V_ONE))
+	if (bconf_value_next(v) && (kind == BCONF_TV_TRACING_ON || kind == BCONF_TV_CLOCK ||
+				    kind == BCONF_TV_SIZE || kind == BCONF_TV_CPUMASK ||
+				    kind == BCONF_TV_TRACER || kind == BCONF_TV_FILTER ||
+				    kind == BCONF_TV_ONE))
 		diag(c, bconf_value_next(v), LINT_WARNING, "array",
 		     "'%s' takes one value: the kernel uses only the first ('%s')",
 		     w[n - 1], s);
 	switch (kind) {
-	case V_OPTIONS:
+	case BCONF_TV_OPTIONS:
 		check_options(c, v);
 		break;
-	case V_TRACING_ON:
+	case BCONF_TV_TRACING_ON:
 		check_tracing_on(c, v);
 		break;
-	case V_CLOCK:
+	case BCONF_TV_CLOCK:
 		check_in_list(c, v, c->k ? &c->k->clocks : NULL, "clock",
 			      "trace clock", s, "");
 		break;
-	case V_SIZE:
+	case BCONF_TV_SIZE:
 		if (*s)
 			check_size(c, v);
 		break;
-	case V_CPUMASK:
+	case BCONF_TV_CPUMASK:
 		if (*s)
 			check_cpumask(c, v);
 		break;
-	case V_EVENTS:
+	case BCONF_TV_EVENTS:
 		check_events_list(c, v);
 		break;
-	case V_TRACER:
+	case BCONF_TV_TRACER:
 		check_in_list(c, v, c->k ? &c->k->tracers : NULL, "tracer",
 			      "tracer", s, "");
 		break;
-	case V_FUNCS:
+	case BCONF_TV_FUNCS:
 		check_funcs(c, v);
 		break;
-	case V_PROBES:
+	case BCONF_TV_PROBES:
 		check_probes(c, v, w[2]);
 		break;
-	case V_SYNTH:
+	case BCONF_TV_SYNTH:
 		check_synth(c, v, w[2]);
 		break;
-	case V_FILTER:
+	case BCONF_TV_FILTER:
 		check_len(c, v, strlen(s), "the filter");
 		check_filter_fields(c, v, w[1], w[2]);
 		break;
-	case V_ACTIONS:
+	case BCONF_TV_ACTIONS:
 		for (; v; v = bconf_value_next(v))
 			check_len(c, v, strlen(bconf_node_data(v)), "the action");
 		break;
@@ -863,10 +842,10 @@ static void check_event_node(struct ctx *c, const struct bconf_node *key,
 static void unknown_key(struct ctx *c, const struct bconf_node *key,
 			const char *const *w, int n)
 {
-	struct gram_match m;
+	struct bconf_tkey_match m;
 	const char *best;
 
-	gram_match(w, n - 1, &m);
+	bconf_tkey_match(w, n - 1, &m);
 	best = closest(w[n - 1], m.cand, m.cand_len, m.ncand);
 	if (best) {
 		size_t bl = 0;
@@ -888,12 +867,12 @@ static void unknown_key(struct ctx *c, const struct bconf_node *key,
 static void walk(struct ctx *c, const struct bconf_node *key,
 		 const char **w, int n)
 {
-	struct gram_match m;
+	struct bconf_tkey_match m;
 	const struct bconf_node *sub;
 
 	if (n >= BCONF_DEPTH_MAX)
 		return;
-	gram_match(w, n, &m);
+	bconf_tkey_match(w, n, &m);
 	if (!m.full && !m.prefix) {
 		unknown_key(c, key, w, n);
 		return;
@@ -980,7 +959,7 @@ static void check_kernel(struct ctx *c, const struct bconf_node *root)
 	if (strcmp(bconf_node_data(root), "kernel") || !c->k)
 		return;
 	while ((leaf = bconf_next_leaf(c->bc, root, leaf))) {
-		if (bconf_compose_raw(leaf, root, name, sizeof(name)) <= 0 ||
+		if (bconf_compose_key_raw(leaf, root, name, sizeof(name)) <= 0 ||
 		    strchr(name, '.'))
 			continue;	/* MODULE.PARAM: not checked */
 		kind = kn_param(c->k, name);

@@ -39,42 +39,11 @@ static void usage(FILE *out)
 		prog);
 }
 
-static int read_file(const char *path, char **buf, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = BCONF_DATA_MAX + 2, n;
-
-	if (!f)
-		return -errno;
-	*buf = malloc(cap + 1);
-	if (!*buf) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	n = fread(*buf, 1, cap, f);
-	if (ferror(f)) {
-		fclose(f);
-		free(*buf);
-		return -EIO;
-	}
-	/* Longer than the kernel takes: keep reading to report the size. */
-	while (n == cap) {
-		char *nb = realloc(*buf, cap * 2 + 1);
-
-		if (!nb) {
-			fclose(f);
-			free(*buf);
-			return -ENOMEM;
-		}
-		*buf = nb;
-		n += fread(*buf + n, 1, cap, f);
-		cap *= 2;
-	}
-	fclose(f);
-	(*buf)[n] = '\0';
-	*len = n;
-	return 0;
-}
+/*
+ * A config longer than the kernel takes is still read whole, so that lint
+ * can report its size; beyond this it is not a config at all.
+ */
+#define LINT_FILE_MAX	(16u << 20)
 
 static int lint_one(const char *path, const struct lint_knowledge *k,
 		    bool json, bool quiet)
@@ -84,7 +53,7 @@ static int lint_one(const char *path, const struct lint_knowledge *k,
 	size_t len = 0;
 	int ret;
 
-	ret = read_file(path, &buf, &len);
+	ret = bconf_read_file(path, LINT_FILE_MAX, &buf, &len);
 	if (ret < 0) {
 		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(-ret));
 		return 2;

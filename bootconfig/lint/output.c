@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "bootconfig.h"
 #include "lint.h"
 
 static const char *sev_name(enum lint_severity s)
@@ -49,26 +50,6 @@ void lint_print(FILE *out, const char *path, const char *buf, size_t len,
 	}
 }
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", out);
-		else if (ch == '\t')
-			fputs("\\t", out);
-		else if (ch < 0x20 || ch == 0x7f)
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
-}
-
 void lint_print_json(FILE *out, const char *path,
 		     const struct lint_knowledge *k,
 		     const struct lint_result *r)
@@ -76,15 +57,15 @@ void lint_print_json(FILE *out, const char *path,
 	size_t i;
 
 	fputs("{\"schema\":\"boottrace-lint-1\",\"file\":", out);
-	json_str(out, path);
+	bconf_json_string(out, path);
 	fputs(",\"kernel\":", out);
 	if (k)
-		json_str(out, lint_knowledge_key(k));
+		bconf_json_string(out, lint_knowledge_key(k));
 	else
 		fputs("null", out);
 	fputs(",\"skipped\":", out);
 	if (r->skipped)
-		json_str(out, r->skipped);
+		bconf_json_string(out, r->skipped);
 	else
 		fputs("null", out);
 	fprintf(out, ",\"errors\":%u,\"warnings\":%u,\"diagnostics\":[",
@@ -94,11 +75,11 @@ void lint_print_json(FILE *out, const char *path,
 
 		fprintf(out, "%s{\"line\":%u,\"col\":%u,\"severity\":\"%s\",\"rule\":",
 			i ? "," : "", d->line, d->col, sev_name(d->severity));
-		json_str(out, d->rule);
+		bconf_json_string(out, d->rule);
 		fputs(",\"key\":", out);
-		json_str(out, d->key);
+		bconf_json_string(out, d->key);
 		fputs(",\"message\":", out);
-		json_str(out, d->msg);
+		bconf_json_string(out, d->msg);
 		fputc('}', out);
 	}
 	fputs("]}\n", out);

@@ -26,6 +26,7 @@ enum show_mode { SHOW_TREE, SHOW_LIST, SHOW_PROC, SHOW_CMDLINE, SHOW_JSON };
 struct opts {
 	const char *apply;
 	bool delete;
+	bool in_place;
 	enum show_mode mode;
 	int nmodes;
 	const char *path;
@@ -42,6 +43,8 @@ static void usage(FILE *out)
 		" Options:\n"
 		"\t-a <config>: Apply boot config to initrd\n"
 		"\t-d : Delete boot config file from initrd\n"
+		"\t--in-place : with -a or -d, rewrite only the end of the\n"
+		"\t     initrd instead of a new copy (a full disk; see the man page)\n"
 		"\t-l : list boot config in initrd or file\n"
 		"\t-C : print the kernel.* keys as the kernel command line\n"
 		"\t     they become\n"
@@ -52,17 +55,130 @@ static void usage(FILE *out)
 		" Exit status: 0 success, 1 error, 2 usage error.\n");
 }
 
-static void err_file(const char *path, const char *fmt, const char *what)
+/* Bytes shown as they are in diagnostics; any other is shown as \xNN. */
+static bool shown_raw(unsigned char c)
 {
-	fprintf(stderr, "%s: %s: ", prog, path);
-	fprintf(stderr, fmt, what);
-	fputc('\n', stderr);
+	return c >= 0x20 && c < 0x7f;
+}
+
+/* Write @len bytes of @s to @out, escaping what a terminal could act on. */
+static void put_escaped(FILE *out, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (shown_raw(c) || c == '\t')
+			fputc(c, out);
+		else
+			fprintf(out, "\\x%02x", c);
+	}
+}
+
+/*
+ * A file name as diagnostics show it: escaped as put_escaped() does.  The
+ * few names of one run are kept for its lifetime.
+ */
+static const char *disp(const char *name)
+{
+	static struct {
+		const char *raw;
+		char *esc;
+	} cache[4];
+	size_t i, len = strlen(name);
+	char *esc;
+	FILE *f;
+
+	for (i = 0; i < 4 && cache[i].raw; i++)
+		if (cache[i].raw == name)
+			return cache[i].esc;
+	esc = NULL;
+	f = open_memstream(&esc, &len);
+	if (!f)
+		return "(name not shown: out of memory)";
+	put_escaped(f, name, strlen(name));
+	if (fclose(f))
+		return "(name not shown: out of memory)";
+	if (i < 4) {
+		cache[i].raw = name;
+		cache[i].esc = esc;
+	}
+	return esc;
 }
 
 static int err_errno(const char *path, const char *doing, int err)
 {
-	fprintf(stderr, "%s: %s: %s: %s\n", prog, path, doing, strerror(-err));
+	fprintf(stderr, "%s: %s: %s: %s\n", prog, disp(path), doing,
+		strerror(-err));
 	return 1;
+}
+
+/* What a file is, for "X is a FIFO, not a regular file". */
+static const char *file_kind(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return "not a regular file";
+	if (S_ISFIFO(st.st_mode))
+		return "a FIFO";
+	if (S_ISSOCK(st.st_mode))
+		return "a socket";
+	if (S_ISCHR(st.st_mode))
+		return "a character device";
+	if (S_ISBLK(st.st_mode))
+		return "a block device";
+	return "not a regular file";
+}
+
+/*
+ * Errors about an initrd's trailer (read, apply or delete) and its file,
+ * with what to do; 0 when @err is none of them.  @doing ends the first
+ * sentence ("nothing was changed").
+ */
+static int trailer_error(const char *path, int err,
+			 const struct bconf_trailer *t, const char *doing)
+{
+	const char *regen = "restore the initrd from a backup or regenerate it (update-initramfs -u, dracut -f), then apply the config again";
+	const char *d = disp(path);
+	struct stat st;
+
+	switch (err) {
+	case -EBADMSG:
+		fprintf(stderr, "%s: %s: the bootconfig trailer is corrupt: its checksum does not match its data, so the kernel ignores it; %s\n  note: %s\n",
+			prog, d, doing, regen);
+		return 1;
+	case -EMSGSIZE:
+		fprintf(stderr, "%s: %s: the bootconfig trailer is corrupt: it claims %u bytes of config, more than any bootconfig can hold (%d); %s\n  note: %s\n",
+			prog, d, t ? t->size : 0, BCONF_TRAILER_SIZE_MAX,
+			doing, regen);
+		return 1;
+	case -EINVAL:
+		if (!stat(path, &st) && st.st_size < BCONF_FOOTER_LEN)
+			fprintf(stderr, "%s: %s: the file ends with the bootconfig magic but is only %lld bytes, too short for a trailer (at least %d); %s\n  note: this is not an initrd with a bootconfig\n",
+				prog, d, (long long)st.st_size,
+				BCONF_FOOTER_LEN, doing);
+		else
+			fprintf(stderr, "%s: %s: the bootconfig trailer is corrupt: its size field is larger than the file, which is truncated or damaged; %s\n  note: %s\n",
+				prog, d, doing, regen);
+		return 1;
+	case -ENOTSUP:
+		fprintf(stderr, "%s: %s: is %s, not a regular file: an initrd must be a regular file; %s\n",
+			prog, d, file_kind(path), doing);
+		return 1;
+	case -EACCES:
+	case -EPERM:
+	case -EROFS:
+		fprintf(stderr, "%s: %s: %s; %s\n  note: %s\n", prog, d,
+			strerror(-err), doing,
+			err == -EROFS ? "the file system is mounted read-only" :
+			err == -EACCES ? "you may not write this file or its directory (the kernel's tool refuses such a file too); run as its owner or root" :
+			"its owner could not be kept or the file is immutable or append-only (lsattr); run as root");
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 /* What to do about each of the kernel's parse errors. */
@@ -114,16 +230,23 @@ static void show_parse_error(const char *path, const char *buf, size_t len,
 	size_t start, end, i;
 
 	if (e->pos == SIZE_MAX) {
-		fprintf(stderr, "%s: error: %s\n", path, e->msg);
+		fprintf(stderr, "%s: error: %s\n", disp(path), e->msg);
 	} else {
-		fprintf(stderr, "%s:%u:%u: error: %s\n", path, e->line, e->col,
-			e->msg);
+		fprintf(stderr, "%s:%u:%u: error: %s\n", disp(path), e->line,
+			e->col, e->msg);
 		start = e->pos - (e->col - 1);
 		for (end = start; end < len && buf[end] && buf[end] != '\n';)
 			end++;
-		fprintf(stderr, "%.*s\n", (int)(end - start), buf + start);
-		for (i = start; i < e->pos; i++)
-			fputc(buf[i] == '\t' ? '\t' : ' ', stderr);
+		put_escaped(stderr, buf + start, end - start);
+		fputc('\n', stderr);
+		/* the caret under the column: as wide as what was printed */
+		for (i = start; i < e->pos; i++) {
+			if (buf[i] == '\t')
+				fputc('\t', stderr);
+			else
+				fputs(shown_raw((unsigned char)buf[i]) ? " " : "    ",
+				      stderr);
+		}
 		fputs("^\n", stderr);
 	}
 	if (hint)
@@ -138,14 +261,32 @@ static int read_file(const char *path, size_t max, char **buf, size_t *len,
 	ssize_t n;
 	int fd, ret = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a FIFO must not block before fstat() says what it is */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0 && errno == ENXIO)
+		return -ENOTSUP;	/* a socket */
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, st) < 0) {
 		ret = -errno;
 		goto out;
 	}
+	if (S_ISDIR(st->st_mode)) {
+		ret = -EISDIR;
+		goto out;
+	}
 	want = (size_t)st->st_size;
+	if (S_ISFIFO(st->st_mode)) {
+		/* a pipe (bootconfig -a <(...)): up to EOF, blocking now */
+		want = BCONF_DATA_MAX + 1;
+		if (fcntl(fd, F_SETFL, 0) < 0) {
+			ret = -errno;
+			goto out;
+		}
+	} else if (!S_ISREG(st->st_mode)) {
+		ret = -ENOTSUP;
+		goto out;
+	}
 	if (max && want > max)
 		want = max;
 	*buf = malloc(want + 1);
@@ -198,14 +339,14 @@ static int report_render_error(const char *path, int ret)
 	if (ret == -ERANGE) {
 		fprintf(stderr,
 			"%s: error: a key has 16 words: the kernel cannot compose it, so it would create no /proc/bootconfig and drop every kernel.* parameter\n"
-			"  note: use at most 15 words per key\n", path);
+			"  note: use at most 15 words per key\n", disp(path));
 		return 1;
 	}
 	if (ret == -EINVAL) {
 		fprintf(stderr,
 			"%s: error: 'kernel' has a value of its own: the kernel then adds no parameters\n"
 			"  note: put the parameters below kernel. and remove 'kernel = ...'\n",
-			path);
+			disp(path));
 		return 1;
 	}
 	return err_errno(path, "writing the output", ret);
@@ -247,21 +388,17 @@ static int load_config(const char *path, char **text, size_t *len,
 		if (!bconf_trailer_size_ok(t.size))
 			fprintf(stderr,
 				"%s: %s: warning: trailer size %u is over the kernel's limit of %d: the kernel will ignore this bootconfig\n",
-				prog, path, t.size, BCONF_DATA_MAX - 1);
+				prog, disp(path), t.size, BCONF_DATA_MAX - 1);
 		return 0;
 	}
-	if (ret == -EBADMSG) {
-		err_file(path, "%s", "the bootconfig trailer's checksum does not match its data: the kernel will ignore it; apply the config again with -a");
+	if (trailer_error(path, ret, &t, "showing nothing"))
 		return 1;
-	}
-	if (ret == -EINVAL) {
-		err_file(path, "%s", "the bootconfig trailer's size is larger than the file: the file is truncated or corrupt");
-		return 1;
-	}
 	if (ret != -ENOENT)
 		return err_errno(path, "reading", ret);
 
 	ret = read_file(path, PLAIN_PROBE, text, len, &st);
+	if (trailer_error(path, ret, NULL, "showing nothing"))
+		return 1;
 	if (ret)
 		return err_errno(path, "reading", ret);
 	/* A big file holding a NUL is an image without a bootconfig. */
@@ -314,7 +451,7 @@ static void warn_uncomposable(const char *conf, const struct bconf *bc)
 			continue;
 		fprintf(stderr,
 			"%s: warning: a key has 16 words or more than 255 bytes: the kernel will create no /proc/bootconfig and drop every kernel.* parameter\n",
-			conf);
+			disp(conf));
 		return;
 	}
 }
@@ -338,7 +475,7 @@ static int apply_oversize(const char *conf, size_t text_len, size_t image_len)
 	fprintf(stderr,
 		"%s: error: %zu bytes of config, with their NUL and padding, make a trailer size of %zu, which the kernel refuses (it must stay below %d)\n"
 		"  note: shorten the config by %zu byte%s or more\n",
-		conf, text_len, trailer_size(image_len, text_len),
+		disp(conf), text_len, trailer_size(image_len, text_len),
 		BCONF_DATA_MAX, cut, cut == 1 ? "" : "s");
 	return 1;
 }
@@ -351,9 +488,57 @@ static unsigned int apply_flags(void)
 	return env && !strcmp(env, "1") ? BCONF_APPLY_OVERSIZE : 0;
 }
 
+/* The flags of -a and -d. */
+static unsigned int update_flags(const struct opts *o)
+{
+	return o->in_place ? BCONF_UPDATE_IN_PLACE : 0;
+}
+
+/* A size in bytes with a rounded figure a person reads at once. */
+static void put_size(FILE *out, uint64_t n)
+{
+	if (n >= 10u << 20)
+		fprintf(out, "%llu bytes (%.0f MiB)", (unsigned long long)n,
+			n / 1048576.0);
+	else if (n >= 10u << 10)
+		fprintf(out, "%llu bytes (%.0f KiB)", (unsigned long long)n,
+			n / 1024.0);
+	else
+		fprintf(out, "%llu bytes", (unsigned long long)n);
+}
+
+/* Report a failed -a or -d; @doing: "applying" or "deleting". */
+static int update_error(const struct opts *o, const char *doing, int err,
+			const struct bconf_trailer *t,
+			const struct bconf_space *sp)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "%s the boot config (the file is unchanged)",
+		 doing);
+	if (trailer_error(o->path, err, t, "nothing was changed"))
+		return 1;
+	if (err != -ENOSPC)
+		return err_errno(o->path, what, err);
+	if (!sp->need) {	/* not the copy: creating or finishing the file */
+		err_errno(o->path, what, err);
+		fputs("  note: free some space, or use --in-place, which needs no new file (see bootconfig(1))\n",
+		      stderr);
+		return 1;
+	}
+	fprintf(stderr, "%s: %s: not enough free space for the new copy of the initrd: it needs ",
+		prog, disp(o->path));
+	put_size(stderr, sp->need);
+	fputs(", the file system has ", stderr);
+	put_size(stderr, sp->avail);
+	fprintf(stderr, "; nothing was changed\n  note: free some space, or use --in-place, which rewrites only the end of the file (see bootconfig(1) for what a crash may leave)\n");
+	return 1;
+}
+
 static int apply(const struct opts *o)
 {
 	struct bconf_trailer t = { 0 };
+	struct bconf_space sp;
 	struct bconf *bc;
 	struct stat st;
 	char *text = NULL;
@@ -361,6 +546,11 @@ static int apply(const struct opts *o)
 	int ret;
 
 	ret = read_file(o->apply, 0, &text, &len, &st);
+	if (ret == -ENOTSUP) {
+		fprintf(stderr, "%s: %s: is %s: a config must be a file or a pipe\n",
+			prog, disp(o->apply), file_kind(o->apply));
+		return 1;
+	}
 	if (ret)
 		return err_errno(o->apply, "reading", ret);
 	size = strlen(text) + 1;	/* up to the first NUL, as the kernel */
@@ -370,16 +560,16 @@ static int apply(const struct opts *o)
 		return 1;
 	}
 	warn_uncomposable(o->apply, bc);
-	ret = bconf_initrd_apply_flags(o->path, text, size - 1, apply_flags(),
-				       &t);
+	ret = bconf_initrd_update(o->path, text, size - 1,
+				  apply_flags() | update_flags(o), &t, &sp);
 	if (!ret && !bconf_trailer_size_ok(t.size))
 		fprintf(stderr,
 			"%s: warning: trailer size %u is over the kernel's limit: the kernel will ignore this bootconfig (written because BOOTCONFIG_ALLOW_OVERSIZE=1)\n",
-			o->path, t.size);
+			disp(o->path), t.size);
 	if (ret == -E2BIG) {
 		ret = apply_oversize(o->apply, size - 1, t.end);
 	} else if (ret) {
-		ret = err_errno(o->path, "applying the boot config (the file is unchanged)", ret);
+		ret = update_error(o, "applying", ret, &t, &sp);
 	} else {
 		printf("Apply %s to %s\n", o->apply, o->path);
 		printf("\tNumber of nodes: %zu\n", bconf_node_count(bc));
@@ -393,13 +583,19 @@ static int apply(const struct opts *o)
 
 static int delete(const struct opts *o)
 {
-	int ret = bconf_initrd_delete(o->path);
+	struct bconf_trailer t = { 0 };
+	struct bconf_space sp;
+	char *text = NULL;
+	int ret;
 
-	if (ret == -EBADMSG || ret == -EINVAL) {
-		err_file(o->path, "%s", "the bootconfig trailer is corrupt (bad checksum or size); the file is unchanged");
-		return 1;
+	ret = bconf_initrd_update(o->path, NULL, 0,
+				  BCONF_UPDATE_DELETE | update_flags(o), NULL,
+				  &sp);
+	if (ret == -EMSGSIZE) {	/* the claim, for the message */
+		bconf_initrd_read(o->path, &text, NULL, &t);
+		free(text);
 	}
-	return ret ? err_errno(o->path, "deleting the boot config (the file is unchanged)", ret) : 0;
+	return ret ? update_error(o, "deleting", ret, &t, &sp) : 0;
 }
 
 static void set_mode(struct opts *o, enum show_mode m)
@@ -412,6 +608,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "in-place", no_argument, NULL, 'I' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "proc", no_argument, NULL, 'P' },
 		{ "version", no_argument, NULL, 'V' },
@@ -433,6 +630,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'C':
 			set_mode(o, SHOW_CMDLINE);
 			break;
+		case 'I':
+			o->in_place = true;
+			break;
 		case 'J':
 			set_mode(o, SHOW_JSON);
 			break;
@@ -453,6 +653,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	if ((o->apply != NULL) + o->delete + (o->nmodes > 0) > 1 ||
 	    o->nmodes > 1) {
 		fprintf(stderr, "Error: You can give one of -a, -d, -l, -C, --proc or --json at once.\n");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (o->in_place && !o->apply && !o->delete) {
+		fprintf(stderr, "Error: --in-place goes with -a or -d.\n");
 		usage(stderr);
 		return EXIT_USAGE;
 	}

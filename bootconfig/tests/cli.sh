@@ -159,5 +159,168 @@ printf 'a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q = 1\n' >w17.bconf
 run_bc w17.bconf
 check "17 words are a parse error" grep -q 'Too many key words' err
 
+# Control bytes in a diagnostic are escaped, the caret still under them.
+printf 'a = x\033]0;x\007y\n' >ctl.bconf
+run_bc ctl.bconf
+check "a control byte is a parse error at its column" grep -qx 'ctl.bconf:1:6: error: Non printable value' err
+check "the source line shows it escaped" grep -qxF 'a = x\x1b]0;x\x07y' err
+check "the caret stays under it" grep -qx '     ^' err
+check "no raw control byte reaches the terminal" sh -c "! LC_ALL=C grep -q \"\$(printf '[\\033\\007]')\" err"
+printf 'a = 1\na = 2\n' >"$(printf 'esc\033[31m.bconf')"
+run_bc "$(printf 'esc\033[31m.bconf')"
+check "a file name's control bytes are escaped" grep -qF 'esc\x1b[31m.bconf:2:5: error' err
+
+# Files that are not regular: refused at once, never waited on.
+mkfifo fifo
+python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' sock
+if ! mknod dev c 1 3 2>/dev/null; then ln -s /dev/null dev; fi
+for f in fifo sock dev; do
+	set +e
+	timeout 10 "$bc" -a small.bconf "$f" >out 2>err
+	rc=$?
+	set -e
+	check "-a on a $f is refused at once" test "$rc" -eq 1
+	check "... saying it is not a regular file" grep -q 'not a regular file' err
+	set +e
+	timeout 10 "$bc" -d "$f" >out 2>err
+	rc=$?
+	timeout 10 "$bc" -l "$f" >out 2>err
+	rc2=$?
+	set -e
+	check "-d on a $f is refused at once" test "$rc" -eq 1
+	check "showing a $f does not hang" test "$rc2" -ne 124
+done
+run_bc -a <(printf 'p = 1\n') initrd
+check "-a reads a config from a pipe" test "$rc" -eq 0
+run_bc -l initrd
+check "... and applies all of it" grep -qx 'p = "1"' out
+cp initrd.orig initrd
+
+# A corrupt trailer, -a and -d: what is wrong and what to do.
+run_bc -a small.bconf corrupt
+check "-a on a bad checksum names it" grep -q 'checksum does not match' err
+check "... says nothing was changed and what to do" grep -q 'nothing was changed' err
+check "... and what to do" grep -q 'regenerate it' err
+printf '#BOOTCONFIG\n' >magic-only
+run_bc -l magic-only
+check "the 12-byte magic alone is called too short" grep -q 'only 12 bytes, too short for a trailer' err
+
+# A footer claiming 3 GiB: refused, naming the claim, in bounded memory.
+truncate -s 3G huge
+printf '\0\0\0\300\0\0\0\0#BOOTCONFIG\n' >>huge
+rss_kib() { python3 -c 'import resource,subprocess,sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=open("err", "w")); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"; }
+base=$(rss_kib "$bc" -l small.bconf)
+for op in -l -d; do
+	rss=$(rss_kib "$bc" "$op" huge)
+	check "$op on a 3 GiB claim names it" grep -q 'claims 3221225472 bytes' err
+	check "$op on a 3 GiB claim stays below 16 MiB of RSS (${rss} KiB, baseline ${base} KiB)" \
+		test "$((rss - base))" -lt 16384
+done
+rm -f huge
+
+# A 2 GiB sparse image stays sparse.
+truncate -s 2G sparse.img
+printf 'cpio' | dd of=sparse.img bs=1 seek=$((1 << 30)) conv=notrunc status=none
+before=$(stat -c %b sparse.img)
+start=$(date +%s%N)
+run_bc -a small.bconf sparse.img
+end=$(date +%s%N)
+after=$(stat -c %b sparse.img)
+echo "# 2 GiB sparse image: $before blocks before -a, $after after, $(((end - start) / 1000000)) ms"
+check "-a on a 2 GiB sparse image succeeds" test "$rc" -eq 0
+check "... and keeps it sparse" test "$after" -le "$((before + 64))"
+run_bc -d sparse.img
+check "-d keeps it sparse too" test "$(stat -c %b sparse.img)" -le "$((before + 64))"
+rm -f sparse.img
+
+# --in-place goes with -a or -d only.
+run_bc --in-place -l initrd
+check "--in-place without -a or -d is a usage error" test "$rc" -eq 2
+run_bc --in-place -a small.bconf initrd
+check "--in-place -a succeeds" test "$rc" -eq 0
+run_bc -l initrd
+check "... and the config is there" grep -qx 'key = "value"' out
+run_bc --in-place -d initrd
+check "--in-place -d restores the image" cmp -s initrd initrd.orig
+
+# Root only: another user's 0444 file, and a nearly full tmpfs.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	mkdir shared
+	chmod 755 "$tmp"
+	chown 65534:65534 shared
+	cp initrd.orig shared/initrd
+	chmod 444 shared/initrd
+	chmod 644 small.bconf
+	for flag in "" --in-place; do
+		set +e
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$bc" $flag -a small.bconf shared/initrd >out 2>err
+		rc=$?
+		set -e
+		check "another user's 0444 initrd is refused ${flag:-(atomic)}" test "$rc" -eq 1
+		check "... with Permission denied" grep -q 'Permission denied' err
+		check "... and left as it was" cmp -s shared/initrd initrd.orig
+	done
+	chmod 700 "$tmp"
+	mkdir mnt
+	head -c 160000 /dev/urandom >mnt.orig
+	set +e
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	unshare -m --propagation private bash -c '
+		set -e
+		mount -t tmpfs -o size=256k tmpfs mnt
+		cp mnt.orig mnt/initrd
+		"$1" -a small.bconf mnt/initrd >full.out 2>full.err && echo 0 >full.rc || echo $? >full.rc
+		cmp -s mnt/initrd mnt.orig && echo same >full.same
+		"$1" --in-place -a small.bconf mnt/initrd >inplace.out 2>inplace.err
+		"$1" -l mnt/initrd >inplace.list
+		"$1" --in-place -d mnt/initrd
+		cmp -s mnt/initrd mnt.orig && echo same >inplace.same
+	' - "$bc"
+	set -e
+	check "-a on a nearly full tmpfs fails" test "$(cat full.rc 2>/dev/null)" = 1
+	check "... saying how much it needs" grep -q 'it needs [0-9]* bytes (.* KiB), the file system has' full.err
+	check "... and pointing at --in-place" grep -q 'use --in-place' full.err
+	check "... the original intact" test -f full.same
+	check "--in-place -a succeeds there" grep -qx 'key = "value"' inplace.list
+	check "--in-place -d restores it" test -f inplace.same
+else
+	echo "# skipped: the permission and tmpfs checks need root and setpriv"
+fi
+
+# Root only, when XFS is already registered (nothing gets loaded into the
+# kernel) and mkfs.xfs exists: on a reflink file system the image is cloned,
+# so -a succeeds with less free space than the image's size.
+if [ "$(id -u)" -eq 0 ] && [ -e /dev/loop-control ] && command -v mkfs.xfs >/dev/null &&
+	grep -qw xfs /proc/filesystems; then
+	truncate -s 320M xfs.img
+	mkfs.xfs -q -m reflink=1 xfs.img
+	head -c 4000000 /dev/urandom >xfs.orig
+	mkdir -p xmnt
+	set +e
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	unshare -m --propagation private bash -c '
+		set -e
+		mount -o loop xfs.img xmnt
+		cp xfs.orig xmnt/initrd
+		avail=$(df -B1 --output=avail xmnt | tail -n 1)
+		fallocate -l $((avail - 1000000)) xmnt/fill
+		df -B1 --output=avail xmnt | tail -n 1 >xfs.avail
+		"$1" -a small.bconf xmnt/initrd >xfs.out 2>xfs.err && echo 0 >xfs.rc || echo $? >xfs.rc
+		"$1" -l xmnt/initrd >xfs.list
+		"$1" -d xmnt/initrd
+		cmp -s xmnt/initrd xfs.orig && echo same >xfs.same
+		umount xmnt
+	' - "$bc"
+	set -e
+	check "-a clones a 4 MB image on XFS with $(cat xfs.avail 2>/dev/null) bytes free" \
+		test "$(cat xfs.rc 2>/dev/null)" = 0
+	check "... and the config is there" grep -qx 'key = "value"' xfs.list
+	check "... -d clones back the image" test -f xfs.same
+	rm -f xfs.img
+else
+	echo "# skipped: the reflink check needs root, a loop device, mkfs.xfs and XFS already registered"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

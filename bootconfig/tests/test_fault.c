@@ -32,6 +32,7 @@
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,14 +45,16 @@
 enum fn {
 	F_OPEN, F_OPENAT, F_PREAD, F_WRITE, F_FSYNC, F_FCHOWN, F_FCHMOD,
 	F_FSTAT, F_FSTATAT, F_RENAMEAT, F_UNLINKAT, F_CLOSE, F_FLOCK,
-	F_GETRANDOM, F_REALPATH, F_FDOPENDIR, F_N,
+	F_GETRANDOM, F_REALPATH, F_FDOPENDIR, F_LSEEK, F_FTRUNCATE,
+	F_FSTATVFS, F_IOCTL, F_N,
 	F_ANY = F_N,
 };
 
 static const char *const fn_name[F_N] = {
 	"open", "openat", "pread", "write", "fsync", "fchown", "fchmod",
 	"fstat", "fstatat", "renameat", "unlinkat", "close", "flock",
-	"getrandom", "realpath", "fdopendir",
+	"getrandom", "realpath", "fdopendir", "lseek", "ftruncate",
+	"fstatvfs", "ioctl",
 };
 
 static struct {
@@ -96,6 +99,10 @@ int __real_flock(int fd, int op);
 ssize_t __real_getrandom(void *buf, size_t n, unsigned int flags);
 char *__real_realpath(const char *path, char *resolved);
 DIR *__real_fdopendir(int fd);
+off_t __real_lseek(int fd, off_t off, int whence);
+int __real_ftruncate(int fd, off_t len);
+int __real_fstatvfs(int fd, struct statvfs *st);
+int __real_ioctl(int fd, unsigned long req, ...);
 
 int __wrap_open(const char *path, int flags, ...);
 int __wrap_openat(int dirfd, const char *path, int flags, ...);
@@ -113,6 +120,10 @@ int __wrap_flock(int fd, int op);
 ssize_t __wrap_getrandom(void *buf, size_t n, unsigned int flags);
 char *__wrap_realpath(const char *path, char *resolved);
 DIR *__wrap_fdopendir(int fd);
+off_t __wrap_lseek(int fd, off_t off, int whence);
+int __wrap_ftruncate(int fd, off_t len);
+int __wrap_fstatvfs(int fd, struct statvfs *st);
+int __wrap_ioctl(int fd, unsigned long req, ...);
 
 static int is_dir_fd(int fd)
 {
@@ -268,6 +279,36 @@ DIR *__wrap_fdopendir(int fd)
 {
 	INJECT(F_FDOPENDIR, fd, NULL);
 	return __real_fdopendir(fd);
+}
+
+off_t __wrap_lseek(int fd, off_t off, int whence)
+{
+	INJECT(F_LSEEK, fd, -1);
+	return __real_lseek(fd, off, whence);
+}
+
+int __wrap_ftruncate(int fd, off_t len)
+{
+	INJECT(F_FTRUNCATE, fd, -1);
+	return __real_ftruncate(fd, len);
+}
+
+int __wrap_fstatvfs(int fd, struct statvfs *st)
+{
+	INJECT(F_FSTATVFS, fd, -1);
+	return __real_fstatvfs(fd, st);
+}
+
+int __wrap_ioctl(int fd, unsigned long req, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	INJECT(F_IOCTL, fd, -1);
+	return __real_ioctl(fd, req, arg);
 }
 
 /* --- files ---------------------------------------------------------------- */
@@ -441,6 +482,9 @@ static void fixture_free(struct fixture *f)
 
 enum op { OP_APPLY, OP_DELETE, OP_READ };
 
+/* BCONF_UPDATE_IN_PLACE for the tests of that mode */
+static unsigned int op_flags;
+
 static int run_op(enum op op, const char *path)
 {
 	char *text = NULL;
@@ -449,9 +493,12 @@ static int run_op(enum op op, const char *path)
 
 	switch (op) {
 	case OP_APPLY:
-		return bconf_initrd_apply(path, NEW_TEXT, strlen(NEW_TEXT), NULL);
+		return bconf_initrd_update(path, NEW_TEXT, strlen(NEW_TEXT),
+					   op_flags, NULL, NULL);
 	case OP_DELETE:
-		return bconf_initrd_delete(path);
+		return bconf_initrd_update(path, NULL, 0,
+					   op_flags | BCONF_UPDATE_DELETE,
+					   NULL, NULL);
 	default:
 		ret = bconf_initrd_read(path, &text, &len, NULL);
 		if (!ret && strcmp(text, OLD_TEXT))
@@ -505,7 +552,9 @@ static const struct fault_case cases[] = {
 	{ F_UNLINKAT, EIO, 1 },	{ F_CLOSE, EIO, 1 },
 	{ F_FLOCK, ENOLCK, 1 },	{ F_FLOCK, EWOULDBLOCK, 1 },
 	{ F_GETRANDOM, ENOSYS, 1 }, { F_REALPATH, ENOMEM, 0 },
-	{ F_FDOPENDIR, ENOMEM, 1 },
+	{ F_FDOPENDIR, ENOMEM, 1 }, { F_LSEEK, EIO, 0 },
+	{ F_FTRUNCATE, EIO, 0 }, { F_FSTATVFS, ENOSYS, 1 },
+	{ F_IOCTL, EOPNOTSUPP, 1 }, { F_IOCTL, EXDEV, 1 },
 };
 
 /*
@@ -580,10 +629,14 @@ static void fault_each_call(struct unit *u, struct fixture *f, enum op op)
 		return;
 	UNIT_EXPECT(u, failed[F_REALPATH] > 0);
 	UNIT_EXPECT(u, failed[F_OPENAT] > 0);
-	UNIT_EXPECT(u, failed[F_WRITE] > 0);
-	UNIT_EXPECT(u, failed[F_FSYNC] >= 2);	/* file, then directory */
-	UNIT_EXPECT(u, failed[F_FCHMOD] > 0);
+	UNIT_EXPECT(u, failed[F_WRITE] > 0 || (op_flags && op == OP_DELETE));
+	UNIT_EXPECT(u, failed[F_FSYNC] >= 2 || (op_flags && op == OP_DELETE));
 	UNIT_EXPECT(u, failed[F_FSTATAT] > 0);
+	UNIT_EXPECT(u, failed[F_FTRUNCATE] > 0 || (op_flags && op == OP_APPLY &&
+						  f->orig.len == f->deleted.len));
+	if (op_flags)
+		return;		/* no temporary file, no rename */
+	UNIT_EXPECT(u, failed[F_FCHMOD] > 0);
 	UNIT_EXPECT(u, failed[F_RENAMEAT] > 0);
 	if (geteuid() == 0)
 		UNIT_EXPECT(u, failed[F_FCHOWN] > 0);
@@ -610,6 +663,22 @@ static void test_fault_delete(struct unit *u)
 	fixture_init(&f, "initrd.img", 300003, 1, 3);
 	fault_each_call(u, &f, OP_DELETE);
 	fixture_free(&f);
+}
+
+/* The same in place: each failure leaves the old file (restored). */
+static void test_fault_in_place(struct unit *u)
+{
+	struct fixture f;
+
+	op_flags = BCONF_UPDATE_IN_PLACE;
+	fixture_init(&f, "initrd.img", 300001, 1, 21);
+	fault_each_call(u, &f, OP_APPLY);
+	fault_each_call(u, &f, OP_DELETE);
+	fixture_free(&f);
+	fixture_init(&f, "initrd.img", 300002, 0, 22);
+	fault_each_call(u, &f, OP_APPLY);
+	fixture_free(&f);
+	op_flags = 0;
 }
 
 static void test_fault_read(struct unit *u)
@@ -732,6 +801,7 @@ static void test_rlimit_fsize(struct unit *u)
 static void tmpfs_child(struct unit *u)
 {
 	char *mnt = path_in("mnt");
+	struct bconf_space sp;
 	struct fixture f;
 	int temps;
 
@@ -745,11 +815,26 @@ static void tmpfs_child(struct unit *u)
 	}
 	fixture_init(&f, "mnt/initrd.img", 160000, 1, 7);
 	fixture_reset(&f);
-	/* room for one copy, not two */
-	UNIT_EXPECT_INT(u, run_op(OP_APPLY, f.path), -ENOSPC);
+	/* room for one copy, not two: refused before writing, with figures */
+	UNIT_EXPECT_INT(u, bconf_initrd_update(f.path, NEW_TEXT, strlen(NEW_TEXT),
+					       0, NULL, &sp), -ENOSPC);
+	UNIT_EXPECT(u, sp.need >= f.applied.len && sp.need > sp.avail &&
+		       sp.avail > 0);
 	UNIT_EXPECT(u, is_untouched(&f));
-	UNIT_EXPECT_INT(u, run_op(OP_DELETE, f.path), -ENOSPC);
+	UNIT_EXPECT_INT(u, bconf_initrd_update(f.path, NULL, 0,
+					       BCONF_UPDATE_DELETE, NULL, &sp),
+			-ENOSPC);
+	UNIT_EXPECT(u, sp.need >= f.deleted.len && sp.need > sp.avail);
 	UNIT_EXPECT(u, is_untouched(&f));
+	UNIT_EXPECT_INT(u, dir_entries(mnt, &temps), 1);
+	UNIT_EXPECT_INT(u, temps, 0);
+	/* in place needs no copy */
+	op_flags = BCONF_UPDATE_IN_PLACE;
+	UNIT_EXPECT_INT(u, run_op(OP_APPLY, f.path), 0);
+	UNIT_EXPECT(u, is_result(&f, OP_APPLY));
+	UNIT_EXPECT_INT(u, run_op(OP_DELETE, f.path), 0);
+	UNIT_EXPECT(u, is_result(&f, OP_DELETE));
+	op_flags = 0;
 	UNIT_EXPECT_INT(u, dir_entries(mnt, &temps), 1);
 	UNIT_EXPECT_INT(u, temps, 0);
 	fixture_free(&f);
@@ -808,23 +893,53 @@ static void ro_dir_child(struct unit *u)
 	UNIT_EXPECT_INT(u, temps, 0);
 }
 
-/* As nobody in a writable directory, a file of another owner. */
-static void foreign_owner_child(struct unit *u)
+/*
+ * As nobody in a directory nobody may write: a file nobody may not write
+ * (another owner's 0444 file, or nobody's own) is refused as the tree's
+ * tool refuses it (EACCES), in both modes; one nobody may write but whose
+ * owner cannot be kept is refused with EPERM.
+ */
+static void expect_refused(struct unit *u, int err)
 {
 	char *dir = path_in("rw"), *path = path_in("rw/initrd.img");
 	int temps;
 
 	drop_root();
-	UNIT_EXPECT_INT(u, run_op(OP_APPLY, path), -EPERM);
-	UNIT_EXPECT_INT(u, run_op(OP_DELETE, path), -EPERM);
+	UNIT_EXPECT_INT(u, run_op(OP_APPLY, path), -err);
+	UNIT_EXPECT_INT(u, run_op(OP_DELETE, path), -err);
+	if (err == EACCES) {
+		op_flags = BCONF_UPDATE_IN_PLACE;
+		UNIT_EXPECT_INT(u, run_op(OP_APPLY, path), -err);
+		op_flags = 0;
+	}
 	UNIT_EXPECT_INT(u, dir_entries(dir, &temps), 1);
 	UNIT_EXPECT_INT(u, temps, 0);
+}
+
+static void eacces_child(struct unit *u)
+{
+	expect_refused(u, EACCES);
+}
+
+static void eperm_child(struct unit *u)
+{
+	expect_refused(u, EPERM);
 }
 
 static void own_file_child(struct unit *u)
 {
 	drop_root();
 	UNIT_EXPECT_INT(u, run_op(OP_APPLY, path_in("rw/initrd.img")), 0);
+}
+
+/* In place needs write permission on the file only, not on its directory. */
+static void in_place_child(struct unit *u)
+{
+	drop_root();
+	UNIT_EXPECT_INT(u, run_op(OP_APPLY, path_in("ro/initrd.img")), -EACCES);
+	op_flags = BCONF_UPDATE_IN_PLACE;
+	UNIT_EXPECT_INT(u, run_op(OP_APPLY, path_in("ro/initrd.img")), 0);
+	op_flags = 0;
 }
 
 static void test_readonly_dir(struct unit *u)
@@ -842,6 +957,10 @@ static void test_readonly_dir(struct unit *u)
 	UNIT_EXPECT(u, chmod(path_in("ro"), 0555) == 0);
 	if (!in_child(u, ro_dir_child))
 		UNIT_EXPECT(u, is_untouched(&f));
+	f.mode = 0666;
+	fixture_reset(&f);
+	if (!in_child(u, in_place_child))
+		UNIT_EXPECT(u, is_result(&f, OP_APPLY));
 	chmod(path_in("ro"), 0755);
 	unlink(f.path);
 	rmdir(path_in("ro"));
@@ -850,19 +969,31 @@ static void test_readonly_dir(struct unit *u)
 		printf("  skip owner tests: not root\n");
 		return;
 	}
-	/* a directory nobody may write to, holding root's initrd */
+	/* a directory only nobody may write to, holding root's initrd */
 	UNIT_EXPECT(u, mkdir(path_in("rw"), 0755) == 0);
 	UNIT_EXPECT(u, chown(path_in("rw"), 65534, 65534) == 0);
 	fixture_init(&f, "rw/initrd.img", 5000, 1, 10);
 	f.uid = 0;
 	f.gid = 0;
-	f.mode = 0644;
+	const mode_t refused[] = { 0444, 0644 };
+	for (size_t i = 0; i < 2; i++) {
+		f.mode = refused[i];
+		fixture_reset(&f);
+		if (!in_child(u, eacces_child))
+			UNIT_EXPECT(u, is_untouched(&f));
+	}
+	f.mode = 0666;		/* writable, but root's: owner not kept */
 	fixture_reset(&f);
-	if (!in_child(u, foreign_owner_child))
+	if (!in_child(u, eperm_child))
 		UNIT_EXPECT(u, is_untouched(&f));
-	/* nobody's own file: fine, owner and mode kept */
+	/* nobody's own 0444 file: refused too; 0644: owner and mode kept */
 	f.uid = 65534;
 	f.gid = 65534;
+	f.mode = 0444;
+	fixture_reset(&f);
+	if (!in_child(u, eacces_child))
+		UNIT_EXPECT(u, is_untouched(&f));
+	f.mode = 0644;
 	fixture_reset(&f);
 	if (!in_child(u, own_file_child)) {
 		UNIT_EXPECT(u, is_result(&f, OP_APPLY));
@@ -955,6 +1086,69 @@ static void test_kill_each_call(struct unit *u)
 {
 	kill_each_call(u, OP_APPLY);
 	kill_each_call(u, OP_DELETE);
+}
+
+/*
+ * The documented worst case of an in-place apply: the image followed by a
+ * prefix of the new trailer without its magic (or without any of it),
+ * which holds no trailer for the kernel or for us.
+ */
+static int is_partial_in_place(struct fixture *f)
+{
+	size_t len, img = f->deleted.len;
+	unsigned char *got = get_file(f->path, &len);
+	int ok = got && len >= img && len < f->applied.len - 11 &&
+		 !memcmp(got, f->applied.p, len);
+
+	free(got);
+	return ok;
+}
+
+/* SIGKILL at each call of an in-place apply and delete. */
+static void test_kill_in_place(struct unit *u)
+{
+	enum op ops[2] = { OP_APPLY, OP_DELETE };
+	struct fixture f;
+	int status, temps;
+	pid_t pid;
+
+	op_flags = BCONF_UPDATE_IN_PLACE;
+	fixture_init(&f, "initrd.img", 400001, 1, 14);
+	for (int k = 0; k < 2; k++) {
+		int old = 0, new = 0, part = 0;
+		long total;
+
+		fixture_reset(&f);
+		arm(F_N, 0, 0);
+		UNIT_EXPECT_INT(u, run_op(ops[k], f.path), 0);
+		disarm();
+		total = inj.calls[F_ANY];
+		for (long at = 1; at <= total; at++) {
+			fixture_reset(&f);
+			pid = spawn_op(ops[k], f.path, at);
+			UNIT_EXPECT(u, waitpid(pid, &status, 0) == pid);
+			UNIT_EXPECT(u, WIFSIGNALED(status));
+			if (is_untouched(&f))
+				old++;
+			else if (is_result(&f, ops[k]))
+				new++;
+			else if (ops[k] == OP_APPLY && is_partial_in_place(&f))
+				part++;
+			else
+				UNIT_EXPECT(u, !"in place: not old, new or the documented partial state");
+			/* no temporary file, and never a trailer but those two */
+			UNIT_EXPECT_INT(u, dir_entries(tmpdir, &temps), 1);
+			if (!is_untouched(&f) && !is_result(&f, ops[k]))
+				UNIT_EXPECT_INT(u, run_op(OP_READ, f.path), -ENOENT);
+		}
+		printf("  in place %s: killed at each of %ld calls: %d old, %d new, %d image + partial trailer\n",
+		       k ? "delete" : "apply", total, old, new, part);
+		UNIT_EXPECT(u, old > 0 && new > 0);
+		UNIT_EXPECT(u, k || part > 0);
+	}
+	fixture_free(&f);
+	unlink(path_in("initrd.img"));
+	op_flags = 0;
 }
 
 static double now_ms(void)
@@ -1085,11 +1279,13 @@ int main(void)
 	}
 	ret = UNIT_RUN(UNIT_CASE(test_fault_apply),
 		       UNIT_CASE(test_fault_delete),
+		       UNIT_CASE(test_fault_in_place),
 		       UNIT_CASE(test_fault_read),
 		       UNIT_CASE(test_short_writes),
 		       UNIT_CASE(test_rlimit_fsize), UNIT_CASE(test_tmpfs),
 		       UNIT_CASE(test_readonly_dir),
 		       UNIT_CASE(test_kill_each_call),
+		       UNIT_CASE(test_kill_in_place),
 		       UNIT_CASE(test_kill_random),
 		       UNIT_CASE(test_concurrent));
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);

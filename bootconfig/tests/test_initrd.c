@@ -16,7 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bootconfig.h"
@@ -296,8 +303,14 @@ static void test_find_bad(struct unit *u)
 	/* ...one more byte is larger than the image */
 	set_le32(buf + hdr, (uint32_t)hdr + 1);
 	UNIT_EXPECT_INT(u, bconf_trailer_find(buf, len, &t), -EINVAL);
-	set_le32(buf + hdr, UINT32_MAX);
+	/* a claim over what any writer writes: refused before the file size */
+	set_le32(buf + hdr, BCONF_TRAILER_SIZE_MAX);
 	UNIT_EXPECT_INT(u, bconf_trailer_find(buf, len, &t), -EINVAL);
+	set_le32(buf + hdr, BCONF_TRAILER_SIZE_MAX + 1);
+	UNIT_EXPECT_INT(u, bconf_trailer_find(buf, len, &t), -EMSGSIZE);
+	UNIT_EXPECT_INT(u, t.size, BCONF_TRAILER_SIZE_MAX + 1);
+	set_le32(buf + hdr, UINT32_MAX);
+	UNIT_EXPECT_INT(u, bconf_trailer_find(buf, len, &t), -EMSGSIZE);
 }
 
 static void test_find_tiny(struct unit *u)
@@ -657,6 +670,7 @@ static void test_mode_owner(struct unit *u)
 	char *path = path_in("owned.img");
 	unsigned char *image = new_image(path, 512);
 	int root = geteuid() == 0;
+	char xval[8] = "";
 	struct stat st;
 
 	UNIT_EXPECT(u, chmod(path, 02640) == 0);
@@ -669,10 +683,16 @@ static void test_mode_owner(struct unit *u)
 		UNIT_EXPECT_INT(u, st.st_uid, 1234);
 		UNIT_EXPECT_INT(u, st.st_gid, 5678);
 	}
-	UNIT_EXPECT(u, chmod(path, 0400) == 0);
+	/* root may write a read-only file, as with the tree's tool */
+	UNIT_EXPECT(u, chmod(path, root ? 0400 : 0600) == 0);
+	UNIT_EXPECT(u, setxattr(path, "user.bconf-test", "kept", 4, 0) == 0 ||
+		       errno == ENOTSUP);
 	UNIT_EXPECT_INT(u, bconf_initrd_delete(path), 0);
 	UNIT_EXPECT(u, stat(path, &st) == 0);
-	UNIT_EXPECT_INT(u, st.st_mode & 07777, 0400);
+	UNIT_EXPECT_INT(u, st.st_mode & 07777, root ? 0400 : 0600);
+	UNIT_EXPECT(u, getxattr(path, "user.bconf-test", xval, sizeof(xval)) == 4 ||
+		       errno == ENOTSUP);
+	UNIT_EXPECT(u, !memcmp(xval, "kept", 4) || errno == ENOTSUP);
 	UNIT_EXPECT(u, file_is(path, image, 512));
 	free(image);
 }
@@ -716,6 +736,198 @@ static void test_stale_temps(struct unit *u)
 	free(image);
 }
 
+/*
+ * A FIFO, a socket and a device node are refused at once: in a child with
+ * an alarm, so that a blocking open fails the test instead of hanging it.
+ */
+static void special_child(void)
+{
+	const char *paths[3] = { path_in("fifo"), path_in("sock"),
+				 path_in("dev") };
+	char *text = NULL;
+	size_t len;
+	int bad = 0;
+
+	alarm(10);
+	for (int i = 0; i < 3; i++) {
+		bad |= bconf_initrd_read(paths[i], &text, &len, NULL) != -ENOENT;
+		bad |= bconf_initrd_apply(paths[i], "a", 1, NULL) != -ENOTSUP;
+		bad |= bconf_initrd_delete(paths[i]) != -ENOTSUP;
+		bad |= bconf_initrd_update(paths[i], "a", 1,
+					   BCONF_UPDATE_IN_PLACE, NULL,
+					   NULL) != -ENOTSUP;
+	}
+	_exit(bad);
+}
+
+static void test_special_files(struct unit *u)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int sock = socket(AF_UNIX, SOCK_STREAM, 0), status;
+	pid_t pid;
+
+	UNIT_EXPECT(u, mkfifo(path_in("fifo"), 0666) == 0);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path_in("sock"));
+	UNIT_EXPECT(u, sock >= 0 &&
+		       bind(sock, (struct sockaddr *)&sa, sizeof(sa)) == 0);
+	/* a real device node as root, else a link to one */
+	if (mknod(path_in("dev"), S_IFCHR | 0666, makedev(1, 3)))
+		UNIT_EXPECT(u, symlink("/dev/null", path_in("dev")) == 0);
+	fflush(NULL);
+	pid = fork();
+	if (!pid)
+		special_child();
+	UNIT_EXPECT(u, pid > 0 && waitpid(pid, &status, 0) == pid);
+	UNIT_EXPECT(u, !WIFSIGNALED(status) || WTERMSIG(status) != SIGALRM);
+	UNIT_EXPECT(u, WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(sock);
+	unlink(path_in("fifo"));
+	unlink(path_in("sock"));
+	unlink(path_in("dev"));
+}
+
+/* A sparse file of @size bytes with @n bytes of data at each of @at. */
+static void put_sparse(const char *path, off_t size, const off_t *at, int n,
+		       const unsigned char *data, size_t dlen)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0 || ftruncate(fd, size)) {
+		perror(path);
+		exit(2);
+	}
+	for (int i = 0; i < n; i++)
+		if (pwrite(fd, data, dlen, at[i]) != (ssize_t)dlen) {
+			perror(path);
+			exit(2);
+		}
+	close(fd);
+}
+
+static long long blocks_of(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (long long)st.st_blocks;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A 2 GiB sparse image stays sparse through apply and delete. */
+static void test_sparse(struct unit *u)
+{
+	const off_t size = (off_t)2 << 30, at[3] = { 0, (off_t)1 << 30,
+						     size - 8192 };
+	char *path = path_in("sparse.img"), *text = NULL;
+	unsigned char data[8192], back[8192];
+	long long before, after;
+	double t0, ta, td;
+	size_t len;
+	int fd;
+
+	fill_random(data, sizeof(data));
+	put_sparse(path, size, at, 3, data, sizeof(data));
+	before = blocks_of(path);
+	t0 = now_s();
+	UNIT_EXPECT_INT(u, bconf_initrd_apply(path, "a = 1\n", 6, NULL), 0);
+	ta = now_s() - t0;
+	after = blocks_of(path);
+	printf("  2 GiB sparse image: %lld blocks before, %lld after apply (%.3f s)",
+	       before, after, ta);
+	/* the data blocks, the trailer's block and some metadata */
+	UNIT_EXPECT(u, after >= before && after <= before + 64);
+	UNIT_EXPECT_INT(u, bconf_initrd_read(path, &text, &len, NULL), 0);
+	UNIT_EXPECT_STR(u, text, "a = 1\n");
+	free(text);
+	fd = open(path, O_RDONLY);
+	for (int i = 0; i < 3; i++)
+		UNIT_EXPECT(u, pread(fd, back, sizeof(back), at[i]) ==
+			       (ssize_t)sizeof(back) &&
+			       !memcmp(back, data, sizeof(data)));
+	UNIT_EXPECT(u, pread(fd, back, 4096, at[1] - 4096) == 4096 &&
+		       !back[0] && !memcmp(back, back + 1, 4095));
+	close(fd);
+	t0 = now_s();
+	UNIT_EXPECT_INT(u, bconf_initrd_delete(path), 0);
+	td = now_s() - t0;
+	printf(", %lld after delete (%.3f s)\n", blocks_of(path), td);
+	UNIT_EXPECT(u, blocks_of(path) <= before + 64);
+	UNIT_EXPECT(u, stat(path, &(struct stat){ 0 }) == 0);
+	UNIT_EXPECT_INT(u, temp_count(tmpdir), 0);
+	unlink(path);
+}
+
+/*
+ * A footer claiming 3 GiB of config on a 3 GiB (sparse) file: refused
+ * with the claim reported, without reading or allocating it (the CLI test
+ * measures the peak RSS).
+ */
+static void test_huge_claim(struct unit *u)
+{
+	const uint32_t claim = 3u << 30;
+	const off_t size = (off_t)claim + 20;
+	unsigned char foot[20];
+	char *path = path_in("huge.img"), *text = NULL;
+	struct bconf_trailer t;
+	size_t len;
+	int fd;
+
+	set_le32(foot, claim);
+	set_le32(foot + 4, 0);
+	memcpy(foot + 8, MAGIC, 12);
+	put_sparse(path, size - 20, NULL, 0, NULL, 0);
+	fd = open(path, O_WRONLY | O_APPEND);
+	UNIT_EXPECT(u, fd >= 0 && write(fd, foot, 20) == 20);
+	close(fd);
+	UNIT_EXPECT_INT(u, bconf_initrd_read(path, &text, &len, &t), -EMSGSIZE);
+	UNIT_EXPECT_INT(u, t.size, claim);
+	UNIT_EXPECT(u, text == NULL);
+	UNIT_EXPECT_INT(u, bconf_initrd_apply(path, "a=1", 3, NULL), -EMSGSIZE);
+	UNIT_EXPECT_INT(u, bconf_initrd_delete(path), -EMSGSIZE);
+	UNIT_EXPECT_INT(u, blocks_of(path) <= 64, 1);
+	unlink(path);
+}
+
+/* --in-place: the same bytes as the atomic way, the same inode. */
+static void test_in_place(struct unit *u)
+{
+	char *path = path_in("inplace.img"), *hard = path_in("inplace.lnk");
+	unsigned char *image = new_image(path, 1001);
+	unsigned char want[2048];
+	ino_t ino = inode_of(path);
+	size_t n;
+
+	UNIT_EXPECT(u, link(path, hard) == 0);
+	for (int i = 0; i < 2; i++) {
+		const char *text = i ? "bb = 22\n" : "a = 1\n";
+
+		UNIT_EXPECT_INT(u, bconf_initrd_update(path, text, strlen(text),
+						       BCONF_UPDATE_IN_PLACE,
+						       NULL, NULL), 0);
+		memcpy(want, image, 1001);
+		n = 1001 + make_trailer(want + 1001, 1001, text, strlen(text), 0);
+		UNIT_EXPECT(u, file_is(path, want, n));
+		UNIT_EXPECT(u, file_is(hard, want, n));	/* every name */
+		UNIT_EXPECT_INT(u, inode_of(path), ino);
+	}
+	UNIT_EXPECT_INT(u, bconf_initrd_update(path, NULL, 0,
+					       BCONF_UPDATE_IN_PLACE |
+					       BCONF_UPDATE_DELETE, NULL, NULL),
+			0);
+	UNIT_EXPECT(u, file_is(path, image, 1001));
+	UNIT_EXPECT_INT(u, inode_of(path), ino);
+	UNIT_EXPECT_INT(u, temp_count(tmpdir), 0);
+	unlink(hard);
+	unlink(path);
+	free(image);
+}
+
 int main(void)
 {
 	int ret;
@@ -731,7 +943,9 @@ int main(void)
 		       UNIT_CASE(test_padded),
 		       UNIT_CASE(test_missing_and_special),
 		       UNIT_CASE(test_symlink), UNIT_CASE(test_mode_owner),
-		       UNIT_CASE(test_stale_temps));
+		       UNIT_CASE(test_stale_temps),
+		       UNIT_CASE(test_special_files), UNIT_CASE(test_sparse),
+		       UNIT_CASE(test_huge_claim), UNIT_CASE(test_in_place));
 	rm_rf(tmpdir);
 	return ret;
 }

@@ -6,6 +6,8 @@
 # BOOTTRACE_TEST_KERNEL=BZIMAGE boots that image (see tests/boot/tap.sh).
 set -uo pipefail
 . "$(dirname "$0")/../boot/tap.sh"
+# shellcheck source=../../scripts/lib.sh
+. "$BT_TOP/scripts/lib.sh"
 
 ta=$BT_TOP/trace-analysis/build/trace-analysis
 make -s -C "$BT_TOP/trace-analysis" >&2 || { echo "Bail out! build failed"; exit 1; }
@@ -32,12 +34,27 @@ o=$T_TMP/default.out
 t_is "$R" 0 "default: report exits 0"
 t_grep "$o" '^Initcall latency from histogram top:synthetic:initcall_latency: [0-9]{2,} functions' \
 	"default: initcall table from the synthetic histogram"
-t_grep "$o" '^  1 +[a-z_0-9]+ +1 +[0-9]+$' "default: the table has a longest initcall"
+t_grep "$o" '^  1 +[a-z_0-9]+ +[a-z_-]+ +[0-9.-]+ +1 +[0-9]+$' "default: the table has a longest initcall"
 t_grep "$o" '^  vfs_read +hits [1-9][0-9]* ' "default: kprobe hit count"
 t_grep "$o" '^  top synthetic:initcall_latency  hist:keys=func.sym,lat' "default: synthetic histogram shown"
 t_grep "$o" '^  all settings applied \(' "default: all settings applied"
 t_ok "default: examples/default.expect is met" \
 	"$ta" check "$T_TMP/default" "$BT_TOP/examples/default.expect"
+# the same as KTAP, read by the packaged tree's kunit.py with no failure
+"$ta" check "$T_TMP/default" "$BT_TOP/examples/default.expect" --ktap >"$T_TMP/d.ktap" 2>&1
+t_ok "default: check --ktap passes kunit.py parse" \
+	python3 "$(bt_tree_dir 6.1)/tools/testing/kunit/kunit.py" parse "$T_TMP/d.ktap"
+# the default example's SVG: an axis, a legend, rendered by Chromium (the
+# PNG is kept in trace-analysis/build/artifacts)
+art=$BT_TOP/trace-analysis/build/artifacts
+mkdir -p "$art"
+report default-svg "$T_TMP/default" --svg "$art/default-boot.svg"
+t_grep "$art/default-boot.svg" '<g class="axis"><line ' "default: SVG has a time axis"
+t_grep "$art/default-boot.svg" '<g class="legend">' "default: SVG has a legend"
+rm -f "$art/default-boot.png"
+timeout 120 chromium --headless --no-sandbox --disable-gpu --window-size=1600,1200 \
+	--screenshot="$art/default-boot.png" "file://$art/default-boot.svg" >/dev/null 2>&1 || true
+t_ok "default: Chromium renders the SVG" test -s "$art/default-boot.png"
 
 # --- deliberate failures and a tiny buffer
 # deliberate failures: lint would refuse the config

@@ -331,23 +331,7 @@ static int compare(const struct result *a, const struct result *b)
 {
 	if (a->dead || b->dead)
 		return RES_NFIELDS;
-	for (int i = 0; i < RES_NFIELDS; i++) {
-		const struct sbuf *x = &a->f[i], *y = &b->f[i];
-
-		/* B's notes are findings unless A (the same code) has them
-		 * too; A's alone are the reference's own bugs */
-		if (i == RES_NOTE) {
-			if (y->n && (x->n != y->n || memcmp(x->p, y->p, x->n)))
-				return i;
-			continue;
-		}
-		if ((i == RES_POS || i == RES_NODES) &&
-		    (!strcmp(x->p, "?") || !strcmp(y->p, "?")))
-			continue;
-		if (x->n != y->n || memcmp(x->p, y->p, x->n))
-			return i;
-	}
-	return -1;
+	return res_first_diff(a->f, b->f);
 }
 
 /* ---- reporting ---- */

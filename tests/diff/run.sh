@@ -14,7 +14,7 @@ usage()
 {
 	cat <<EOF
 Usage: tests/diff/run.sh [-n N] [-s SEED] [-k K] [-o DIR] [--tree 6.1|6.12]
-                         [--self-test] [--help]
+                         [--self-test] [--build-fuzz BIN] [--help]
 
 Compares our libbootconfig (public API) with the tree's lib/bootconfig.c +
 tools/bootconfig/main.c (compiled into a runner in the cache), and our
@@ -31,6 +31,11 @@ and N generated/mutated configs.  See tests/diff/README.md.
   --self-test  prove the harness: the reference against itself must show
                0 differences, and every deliberately broken variant of
                the reference (built in the cache) must show some
+  --build-fuzz BIN
+               only build the libFuzzer differential harness
+               (bootconfig/fuzz/fuzz_diff.c: the tree's parser and tool,
+               compiled as the reference is, and our library, both
+               instrumented) into BIN, with clang (\$FUZZ_CC)
 Last line: "N passed, N failed".
 EOF
 }
@@ -41,6 +46,7 @@ every=50
 out=
 tree=6.1
 self=0
+fuzz_out=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-n) [ $# -ge 2 ] || bt_die "-n needs a number"; n=$2; shift 2 ;;
@@ -49,6 +55,7 @@ while [ $# -gt 0 ]; do
 	-o) [ $# -ge 2 ] || bt_die "-o needs a directory"; out=$2; shift 2 ;;
 	--tree) [ $# -ge 2 ] || bt_die "--tree needs 6.1 or 6.12"; tree=$2; shift 2 ;;
 	--self-test) self=1; shift ;;
+	--build-fuzz) [ $# -ge 2 ] || bt_die "--build-fuzz needs a path"; fuzz_out=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; bt_die "unknown argument '$1'" ;;
 	esac
@@ -105,6 +112,42 @@ build_ref()
 	$cc "${kflags[@]}" -c -o "$dir/tool.o" "$main"
 	$cc -o "$dir/bootconfig" "$dir/tool.o" "$dir/lib.o" "$dir/ctype.o"
 }
+
+# The libFuzzer differential harness: the reference objects built as in
+# build_ref() but instrumented for coverage and ASan (not UBSan: the
+# kernel's code is the reference, its own undefined behaviour is not ours
+# to find), our library and both runner sides with ASan+UBSan.  $1: BIN
+build_fuzz()
+{
+	local out=$1 dir fcc=${FUZZ_CC:-clang} inc="$src/tools/bootconfig/include"
+	local cov=(-g -O1 -fno-omit-frame-pointer "-fsanitize=fuzzer-no-link,address")
+	local kflags
+	local lflags=(-std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -g -O1
+		-fno-omit-frame-pointer "-fsanitize=fuzzer-no-link,address,undefined"
+		-fno-sanitize-recover=all)
+	local bc="$BT_TOP/bootconfig"
+
+	bt_need_pkgs clang
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/bt-fuzz-diff.XXXXXX")
+	kflags=("${cov[@]}" -w "${ref_cflags[@]}" -I"$dir/kctype" -I"$inc")
+	kctype_dir "$dir"
+	$fcc "${cov[@]}" -w -I"$dir/kctype" -I"$src/include" -c -o "$dir/ctype.o" "$src/lib/ctype.c"
+	$fcc "${kflags[@]}" -c -o "$dir/lib.o" "$src/lib/bootconfig.c"
+	$fcc "${kflags[@]}" -Dmain=bt_ref_tool_main -c -o "$dir/main.o" \
+		"$src/tools/bootconfig/main.c"
+	$fcc "${lflags[@]}" -DRUNNER_REF -DRUNNER_EMBED=bt_ref_run -isystem "$inc" \
+		-c -o "$dir/ref-runner.o" "$HERE/runner.c"
+	$fcc "${lflags[@]}" -DRUNNER_LIB -DRUNNER_EMBED=bt_lib_run -I"$bc/include" \
+		-c -o "$dir/lib-runner.o" "$HERE/runner.c"
+	$fcc "${lflags[@]}" -fsanitize=fuzzer -I"$HERE" -I"$bc/include" -I"$bc/lib" \
+		-o "$out" "$bc/fuzz/fuzz_diff.c" "$dir"/*.o "$bc"/lib/*.c
+	rm -rf "$dir"
+}
+
+if [ -n "$fuzz_out" ]; then
+	build_fuzz "$fuzz_out"
+	exit
+fi
 
 if [ ! -x "$build/bt-diff" ]; then
 	bt_log "building the differential tester into $build"

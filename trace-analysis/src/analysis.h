@@ -6,7 +6,7 @@
  * hist files, dmesg, proc/bootconfig), then trace.dat through libtracecmd,
  * then derives the initcall table, data loss and the "was it applied"
  * check.  Problems with single inputs are recorded in @problems (and the
- * report shows them); only a missing bundle is fatal.
+ * report shows them); only a missing bundle, unreadable metadata or an unknown format is fatal.
  */
 #ifndef TA_ANALYSIS_H
 #define TA_ANALYSIS_H
@@ -16,6 +16,9 @@
 #include <stdint.h>
 
 #include "hist.h"
+
+/* Lowest x86-64 kernel address: hist keys above it may be symbols. */
+#define KERNEL_TEXT_START 0xffff800000000000ull
 
 struct kv {
 	char *key;
@@ -48,6 +51,13 @@ struct ev_count {
 	uint64_t first_ts, last_ts;
 };
 
+/* Records of one CPU that followed lost events (trace.dat's view). */
+struct cpu_missed {
+	uint64_t records;	/* gaps */
+	uint64_t events;	/* known number of lost events */
+	bool unknown;		/* some gaps of unknown size */
+};
+
 /* A function seen by the function or function_graph tracer. */
 struct func_count {
 	uint64_t addr;
@@ -72,6 +82,8 @@ struct instance {
 	uint64_t missed_records;	/* records that follow lost events */
 	uint64_t missed_events;		/* known number of lost events */
 	bool missed_unknown;		/* some losses of unknown size */
+	struct cpu_missed *missed;	/* per CPU, indexed by CPU number */
+	size_t nmissed;
 	struct func_count *funcs;	/* one per traced function address */
 	size_t nfuncs;
 };
@@ -85,7 +97,8 @@ struct initcall {
 	uint64_t count;		/* hist rows: hits summed into dur_ns */
 	int ret;
 	bool finished;
-	int cpu;
+	int cpu;		/* where it started */
+	int pid;		/* the task that ran it */
 };
 
 struct kprobe {
@@ -181,15 +194,21 @@ const struct instance *analysis_instance(const struct analysis *a,
 /* Instance label for output: "top" or the name. */
 const char *inst_label(const struct instance *in);
 const char *loss_kind_name(enum loss_kind k);
+/* Records lost in buffer @inst (its label), each loss counted once. */
+uint64_t analysis_lost(const struct analysis *a, const char *inst);
+/* Whether trace.dat was read to its end (else the losses are a floor). */
+bool analysis_losses_known(const struct analysis *a);
 size_t analysis_failed_settings(const struct analysis *a);
 size_t analysis_count_settings(const struct analysis *a, enum set_status st);
 /* "applied", "failed", "unchecked", "pending", "not_reported" */
 const char *set_status_name(enum set_status st);
 
-/* Steps of analysis_load(), in separate files. */
-void bundle_read_tracefs(struct analysis *a);		/* bundle.c */
+/* Steps of analysis_load() (load.c), in order. */
+/* Like analysis_load(), for the text state only. */
+int bundle_read(const char *dir, struct analysis *a, char **err); /* bundle.c */
 void trace_read(struct analysis *a);			/* trace.c */
 void applied_check(struct analysis *a);			/* applied.c */
+void derive_hist_symbols(struct analysis *a);		/* derive.c */
 void derive_initcall_hist(struct analysis *a);		/* derive.c */
 void derive_losses(struct analysis *a);			/* derive.c */
 

@@ -80,38 +80,12 @@ static const struct ev_state *find_ev(const struct instance *in,
 	return NULL;
 }
 
-/*
- * The kernel's memparse(): a number with an optional K, M, G, T, P or E
- * suffix; trace_boot ignores whatever follows ("1MB" is 1 MiB).
- */
-static bool memparse(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s)
-		return false;
-	switch (toupper((unsigned char)*end)) {
-	case 'E': v <<= 10; /* fall through */
-	case 'P': v <<= 10; /* fall through */
-	case 'T': v <<= 10; /* fall through */
-	case 'G': v <<= 10; /* fall through */
-	case 'M': v <<= 10; /* fall through */
-	case 'K': v <<= 10; break;
-	default: break;
-	}
-	*out = v;
-	return true;
-}
-
 static void check_buffer_size(struct req *r, const struct instance *in)
 {
-	uint64_t want, kb;
+	unsigned long long want, kb;
 	char *end;
 
-	if (!memparse(r->vals[0], &want)) {
+	if (!bconf_memparse(r->vals[0], &want, NULL)) {
 		set_result(r, SET_FAILED, xasprintf("'%s' is not a size",
 						    r->vals[0]));
 		return;
@@ -292,22 +266,22 @@ static const struct kprobe *find_kprobe(const struct analysis *a,
 	return NULL;
 }
 
-/* event.GROUP.EVENT.{enable,filter,actions,probes,fields,hist...} */
+/* event.GROUP.EVENT.{enable,filter,actions,probes,fields,hist} */
 static void check_event_key(struct actx *c, struct req *r,
-			    const struct instance *in, char **w, size_t nw)
+			    const struct instance *in, char **w,
+			    enum bconf_tkey k)
 {
 	char *ge = xasprintf("%s:%s", w[1], w[2]);
 	const struct ev_state *ev = find_ev(in, w[1], w[2]);
-	const char *k = w[3];
 
-	if (!strcmp(k, "enable")) {
+	if (k == BCONF_TK_EVENT_ENABLE) {
 		if ((ev && ev->enable && ev->enable[0] == '1') ||
 		    has_line(in->set_event, ge, false))
 			set_result(r, SET_APPLIED, xasprintf("%s enabled", ge));
 		else
 			set_result(r, SET_FAILED, xasprintf("%s not enabled",
 							    ge));
-	} else if (!strcmp(k, "filter")) {
+	} else if (k == BCONF_TK_EVENT_FILTER) {
 		const char *pe = ev && ev->filter ?
 				 strstr(ev->filter, "parse_error: ") : NULL;
 
@@ -322,9 +296,9 @@ static void check_event_key(struct actx *c, struct req *r,
 		else
 			set_result(r, SET_FAILED, xasprintf("no filter on %s",
 							    ge));
-	} else if (!strcmp(k, "actions")) {
+	} else if (k == BCONF_TK_EVENT_ACTIONS) {
 		check_actions(r, ev, ge);
-	} else if (!strcmp(k, "probes") && !strcmp(w[1], "kprobes")) {
+	} else if (k == BCONF_TK_KPROBE_PROBES) {
 		const struct kprobe *kp = find_kprobe(c->a, w[2]);
 
 		if (kp)
@@ -333,14 +307,14 @@ static void check_event_key(struct actx *c, struct req *r,
 		else
 			set_result(r, SET_FAILED, xasprintf("no kprobe %s in "
 				   "kprobe_events", w[2]));
-	} else if (!strcmp(k, "fields") && !strcmp(w[1], "synthetic")) {
+	} else if (k == BCONF_TK_SYNTH_FIELDS) {
 		if (synth_defined(c->a, w[2]))
 			set_result(r, SET_APPLIED, xasprintf("synthetic event "
 				   "%s defined", w[2]));
 		else
 			set_result(r, SET_FAILED, xasprintf("no synthetic "
 				   "event %s", w[2]));
-	} else if (!strcmp(k, "hist")) {
+	} else if (k == BCONF_TK_HIST) {
 		char *cmd = xasprintf("hist:keys=%s", r->vals[0]);
 
 		if (has_trigger(ev, cmd))
@@ -353,8 +327,33 @@ static void check_event_key(struct actx *c, struct req *r,
 	} else {
 		set_result(r, SET_UNCHECKED, xstrdup("not checked"));
 	}
-	(void)nw;
 	free(ge);
+}
+
+static void check_clock(struct req *r, const struct instance *in)
+{
+	char *want = xasprintf("[%s]", r->vals[0]);
+
+	if (in->clock && strstr(in->clock, want))
+		set_result(r, SET_APPLIED, xasprintf("clock %s", r->vals[0]));
+	else
+		set_result(r, SET_FAILED, xasprintf("trace_clock is '%s'",
+			   in->clock ? in->clock : "?"));
+	free(want);
+}
+
+/* event.GROUP.enable */
+static void check_group_enable(struct req *r, const struct instance *in,
+			       const char *group)
+{
+	char *pat = xasprintf("%s:*", group);
+
+	if (has_line(in->set_event, pat, true))
+		set_result(r, SET_APPLIED, xasprintf("%s enabled", pat));
+	else
+		set_result(r, SET_FAILED, xasprintf("no %s event enabled",
+						    group));
+	free(pat);
 }
 
 static size_t split_words(char *s, char **w, size_t max)
@@ -372,65 +371,77 @@ static void check_one(struct actx *c, struct req *r)
 {
 	struct analysis *a = c->a;
 	const struct instance *in = analysis_instance(a, r->s->instance);
-	char *copy = xstrdup(r->rest), *w[20];
-	size_t nw = split_words(copy, w, ARRAY_SIZE(w));
-	const char *k = r->rest;
+	char *copy = xstrdup(r->rest), *w[20] = { NULL };
+	enum bconf_tkey key = bconf_tkey_of(r->rest);
+
+	split_words(copy, w, ARRAY_SIZE(w));
 
 	if (!in || (*r->s->instance && !in->tracer && !in->nevents)) {
 		set_result(r, SET_FAILED, xasprintf("instance '%s' not in the "
 			   "bundle (not created)", r->s->instance));
-	} else if (!strcmp(k, "options")) {
+		free(copy);
+		return;
+	}
+	switch (key) {
+	case BCONF_TK_OPTIONS:
 		check_each(r, in->options, false, "trace_options");
-	} else if (!strcmp(k, "tracing_on")) {
+		break;
+	case BCONF_TK_TRACING_ON:
 		set_result(r, SET_UNCHECKED, xstrdup("the collector stops "
 			   "tracing before the dump"));
-	} else if (!strcmp(k, "trace_clock")) {
-		char *want = xasprintf("[%s]", r->vals[0]);
-
-		if (in->clock && strstr(in->clock, want))
-			set_result(r, SET_APPLIED, xasprintf("clock %s",
-							     r->vals[0]));
-		else
-			set_result(r, SET_FAILED, xasprintf("trace_clock is "
-				   "'%s'", in->clock ? in->clock : "?"));
-		free(want);
-	} else if (!strcmp(k, "buffer_size")) {
+		break;
+	case BCONF_TK_TRACE_CLOCK:
+		check_clock(r, in);
+		break;
+	case BCONF_TK_BUFFER_SIZE:
 		check_buffer_size(r, in);
-	} else if (!strcmp(k, "cpumask")) {
+		break;
+	case BCONF_TK_CPUMASK:
 		check_cpumask(r, in);
-	} else if (!strcmp(k, "events")) {
+		break;
+	case BCONF_TK_EVENTS:
 		check_events_list(r, in);
-	} else if (!strcmp(k, "ftrace.filters")) {
+		break;
+	case BCONF_TK_FTRACE_FILTERS:
 		check_each(r, in->ftrace_filter, true, "set_ftrace_filter");
-	} else if (!strcmp(k, "ftrace.notraces")) {
+		break;
+	case BCONF_TK_FTRACE_NOTRACES:
 		check_each(r, in->ftrace_notrace, true, "set_ftrace_notrace");
-	} else if (!strcmp(k, "tracer")) {
+		break;
+	case BCONF_TK_TRACER:
 		if (in->tracer && !strcmp(in->tracer, r->vals[0]))
 			set_result(r, SET_APPLIED, xasprintf("current_tracer "
 				   "%s", in->tracer));
 		else
 			set_result(r, SET_FAILED, xasprintf("current_tracer is "
 				   "'%s'", in->tracer ? in->tracer : "?"));
-	} else if (!strcmp(k, "event.enable")) {
+		break;
+	case BCONF_TK_ENABLE_ALL:
 		if (count_lines(in->set_event) > 0)
 			set_result(r, SET_APPLIED, xasprintf("%zu events "
 				   "enabled", count_lines(in->set_event)));
 		else
 			set_result(r, SET_FAILED, xstrdup("no event enabled"));
-	} else if (nw == 3 && !strcmp(w[0], "event") &&
-		   !strcmp(w[2], "enable")) {
-		char *pat = xasprintf("%s:*", w[1]);
-
-		if (has_line(in->set_event, pat, true))
-			set_result(r, SET_APPLIED, xasprintf("%s enabled", pat));
-		else
-			set_result(r, SET_FAILED, xasprintf("no %s event "
-				   "enabled", w[1]));
-		free(pat);
-	} else if (nw >= 4 && !strcmp(w[0], "event")) {
-		check_event_key(c, r, in, w, nw);
-	} else {
+		break;
+	case BCONF_TK_GROUP_ENABLE:
+		check_group_enable(r, in, w[1]);
+		break;
+	case BCONF_TK_EVENT_ENABLE:
+	case BCONF_TK_EVENT_FILTER:
+	case BCONF_TK_EVENT_ACTIONS:
+	case BCONF_TK_KPROBE_PROBES:
+	case BCONF_TK_SYNTH_FIELDS:
+	case BCONF_TK_HIST:
+		check_event_key(c, r, in, w, key);
+		break;
+	case BCONF_TK_ALLOC_SNAPSHOT:
+	case BCONF_TK_HIST_PART:
+		set_result(r, SET_UNCHECKED, xstrdup("not checked"));
+		break;
+	case BCONF_TK_NONE:
+	default:
 		set_result(r, SET_UNCHECKED, xstrdup("not a trace_boot key"));
+		break;
 	}
 	free(copy);
 }
@@ -960,19 +971,12 @@ static void attribute_error_log(struct actx *c, const struct instance *in)
 /* Settings trace_boot writes a boot_status line for. */
 static bool status_covers(const struct req *r)
 {
-	static const char *const plain[] = {
-		"options", "tracing_on", "trace_clock", "buffer_size",
-		"cpumask", "events", "tracer", "alloc_snapshot",
-		"ftrace.filters", "ftrace.notraces",
-	};
 	/* trace_boot skips these when the value is empty */
 	static const char *const need_value[] = {
 		"tracing_on", "trace_clock", "buffer_size", "cpumask", "tracer",
 		"filter",
 	};
-	char *copy, *w[20];
-	size_t i, nw;
-	bool ok = false;
+	size_t i;
 
 	if (strncmp(r->s->key, "ftrace.", 7))
 		return false;
@@ -980,18 +984,28 @@ static bool status_covers(const struct req *r)
 		if (kind_is(r, need_value[i]) && r->nvals == 1 &&
 		    !*r->vals[0])
 			return false;
-	for (i = 0; i < ARRAY_SIZE(plain); i++)
-		if (!strcmp(r->rest, plain[i]))
-			return true;
-	copy = xstrdup(r->rest);
-	nw = split_words(copy, w, ARRAY_SIZE(w));
-	if (nw == 4 && !strcmp(w[0], "event"))
-		ok = !strcmp(w[3], "enable") || !strcmp(w[3], "filter") ||
-		     !strcmp(w[3], "actions") || !strcmp(w[3], "hist") ||
-		     (!strcmp(w[3], "probes") && !strcmp(w[1], "kprobes")) ||
-		     (!strcmp(w[3], "fields") && !strcmp(w[1], "synthetic"));
-	free(copy);
-	return ok;
+	switch (bconf_tkey_of(r->rest)) {
+	case BCONF_TK_OPTIONS:
+	case BCONF_TK_TRACING_ON:
+	case BCONF_TK_TRACE_CLOCK:
+	case BCONF_TK_BUFFER_SIZE:
+	case BCONF_TK_CPUMASK:
+	case BCONF_TK_EVENTS:
+	case BCONF_TK_TRACER:
+	case BCONF_TK_ALLOC_SNAPSHOT:
+	case BCONF_TK_FTRACE_FILTERS:
+	case BCONF_TK_FTRACE_NOTRACES:
+	case BCONF_TK_EVENT_ENABLE:
+	case BCONF_TK_EVENT_FILTER:
+	case BCONF_TK_EVENT_ACTIONS:
+	case BCONF_TK_KPROBE_PROBES:
+	case BCONF_TK_SYNTH_FIELDS:
+		return true;
+	case BCONF_TK_HIST:	/* one line for all of event.G.E.hist */
+		return kind_is(r, "hist");
+	default:
+		return false;
+	}
 }
 
 /* Whether line @l is about value @i of the request. */

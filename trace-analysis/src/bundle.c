@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bundle.c - load a bundle: metadata, the tracefs dump, hist files,
- * kprobes; then run the other steps (trace.dat, derived results).
+ * bundle.c - the bundle's text state: metadata, dmesg, the tracefs dump,
+ * hist files, kprobes; and the helpers the later steps read files with.
+ * It calls no other step (load.c runs them in order).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -14,6 +15,15 @@
 #include "util.h"
 
 #define TEXT_MAX	(64u << 20)	/* largest text file we read */
+
+/*
+ * The bundle formats (metadata `format=`, docs/bundle.md) this reader
+ * understands.  A writer that changes the layout bumps the number; add the
+ * new one here once the reader handles it.
+ */
+static const char *const bundle_formats[] = {
+	"boottrace-bundle-1",
+};
 
 void analysis_problem(struct analysis *a, const char *fmt, ...)
 {
@@ -40,10 +50,13 @@ char *bundle_file(const struct analysis *a, const char *rel)
 char *bundle_text(struct analysis *a, const char *rel, bool quiet)
 {
 	char *path = bundle_file(a, rel), *buf = NULL;
-	int r = read_file(path, TEXT_MAX, &buf, NULL);
+	int r = bconf_read_file(path, TEXT_MAX, &buf, NULL);
 
 	if (r && !(quiet && r == -ENOENT))
 		analysis_problem(a, "%s: cannot read: %s", rel, strerror(-r));
+	/* a part that is there but unreadable is an error, not "none" */
+	if (r && r != -ENOENT)
+		a->nerrors++;
 	free(path);
 	return r ? NULL : buf;
 }
@@ -59,24 +72,82 @@ static char *text_trimmed(struct analysis *a, const char *rel)
 	return s;
 }
 
-static void read_metadata(struct analysis *a)
+static char *formats_list(void)
 {
-	char *t = bundle_text(a, "metadata", true), *line, *save = NULL, *eq;
-	size_t cap = 0;
+	struct sbuf b = { 0 };
+	size_t i;
 
-	if (!t)
-		return;
-	for (line = strtok_r(t, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		eq = strchr(line, '=');
-		if (!eq || eq == line)
+	for (i = 0; i < ARRAY_SIZE(bundle_formats); i++)
+		sbuf_printf(&b, "%s%s", i ? ", " : "", bundle_formats[i]);
+	return sbuf_steal(&b);
+}
+
+/*
+ * metadata: key=value lines (docs/bundle.md).  Anything else, or a format
+ * this reader does not know, means the rest cannot be trusted: an error
+ * in *@err naming the file and line.
+ */
+static int read_metadata(struct analysis *a, char **err)
+{
+	char *path = bundle_file(a, "metadata"), *t = NULL, *line, *next, *eq;
+	const char *fmt;
+	size_t cap = 0, len = 0, i, lineno = 0;
+	int r = bconf_read_file(path, TEXT_MAX, &t, &len);
+
+	if (r) {
+		*err = xasprintf("%s: cannot read: %s", path, strerror(-r));
+		free(path);
+		return -1;
+	}
+	if (memchr(t, '\0', len)) {
+		*err = xasprintf("%s: binary data, not key=value lines (a "
+				 "damaged bundle: write it again with "
+				 "`boottrace boot`)", path);
+		goto fail;
+	}
+	for (line = t; *line; line = next) {
+		next = strchrnul(line, '\n');
+		if (*next)
+			*next++ = '\0';
+		lineno++;
+		if (!*line || *line == '#')
 			continue;
+		eq = strchr(line, '=');
+		if (!eq || eq == line || strspn(line, "abcdefghijklmnopqrstuvwxyz"
+				"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != (size_t)(eq - line)) {
+			*err = xasprintf("%s:%zu: not a key=value line (a "
+					 "damaged bundle: write it again with "
+					 "`boottrace boot`)", path, lineno);
+			goto fail;
+		}
 		GROW(a->meta, cap, a->nmeta + 1);
 		a->meta[a->nmeta].key = xstrndup(line, (size_t)(eq - line));
 		a->meta[a->nmeta].val = xstrdup(eq + 1);
 		a->nmeta++;
 	}
+	fmt = analysis_meta(a, "format");
+	for (i = 0; fmt && i < ARRAY_SIZE(bundle_formats); i++)
+		if (!strcmp(fmt, bundle_formats[i]))
+			break;
+	if (!fmt || i == ARRAY_SIZE(bundle_formats)) {
+		char *known = formats_list();
+
+		*err = fmt ? xasprintf("%s: format=%s is not a bundle format "
+				       "this trace-analysis reads (it reads %s): "
+				       "use the boottrace that wrote it",
+				       path, fmt, known) :
+			     xasprintf("%s: no format= line (not a boottrace "
+				       "bundle, or a damaged one)", path);
+		free(known);
+		goto fail;
+	}
 	free(t);
+	free(path);
+	return 0;
+fail:
+	free(t);
+	free(path);
+	return -1;
 }
 
 const char *analysis_meta(const struct analysis *a, const char *key)
@@ -233,7 +304,7 @@ static void read_hist(struct analysis *a, struct ev_state *ev, const char *rel)
 	size_t len;
 	int r;
 
-	r = read_file(path, TEXT_MAX, &buf, &len);
+	r = bconf_read_file(path, TEXT_MAX, &buf, &len);
 	free(path);
 	if (r == -ENOENT)
 		return;
@@ -372,7 +443,7 @@ static void read_kprobes(struct analysis *a)
 	free(t);
 }
 
-void bundle_read_tracefs(struct analysis *a)
+static void bundle_read_tracefs(struct analysis *a)
 {
 	char **names;
 	size_t i;
@@ -393,14 +464,16 @@ void bundle_read_tracefs(struct analysis *a)
 
 static void read_dmesg(struct analysis *a)
 {
+	size_t cap = 0, seen = a->nproblems;
 	char *t = bundle_text(a, "dmesg", true), *l, *save = NULL, *p;
-	size_t cap = 0;
 
-	if (!t) {
+	if (!t && seen == a->nproblems) {
 		analysis_problem(a, "dmesg: missing (trace_boot errors "
 				 "cannot be checked)");
 		return;
 	}
+	if (!t)
+		return;
 	for (l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		p = strstr(l, "trace_boot: ");
 		if (!p)
@@ -411,7 +484,7 @@ static void read_dmesg(struct analysis *a)
 	free(t);
 }
 
-int analysis_load(const char *dir, struct analysis *a, char **err)
+int bundle_read(const char *dir, struct analysis *a, char **err)
 {
 	struct stat st;
 	char *p;
@@ -424,7 +497,7 @@ int analysis_load(const char *dir, struct analysis *a, char **err)
 	}
 	a->path = xstrdup(dir);
 	p = bundle_file(a, "metadata");
-	if (!file_exists(p)) {
+	if (lstat(p, &st) && errno == ENOENT) {
 		free(p);
 		p = bundle_file(a, "trace.dat");
 		if (!file_exists(p)) {
@@ -436,15 +509,16 @@ int analysis_load(const char *dir, struct analysis *a, char **err)
 			return -1;
 		}
 		analysis_problem(a, "metadata: missing");
+		free(p);
+	} else {
+		free(p);
+		if (read_metadata(a, err)) {
+			analysis_free(a);
+			return -1;
+		}
 	}
-	free(p);
-	read_metadata(a);
 	read_dmesg(a);
 	bundle_read_tracefs(a);
-	trace_read(a);
-	derive_initcall_hist(a);
-	applied_check(a);
-	derive_losses(a);
 	return 0;
 }
 
@@ -464,6 +538,7 @@ static void free_instance(struct instance *in)
 	free(in->ftrace_notrace);
 	free(in->error_log);
 	free(in->cpus);
+	free(in->missed);
 	for (i = 0; i < in->nevents; i++) {
 		struct ev_state *ev = &in->events[i];
 

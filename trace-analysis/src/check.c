@@ -29,11 +29,14 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "cli.h"
+#include "ktap.h"
 #include "util.h"
 
 struct exp {
@@ -225,6 +228,9 @@ static struct result x_loss(const struct analysis *a, const struct exp *e,
 		if (!first)
 			first = l;
 	}
+	if (!first && !analysis_losses_known(a))
+		return res(false, xstrdup("unknown: trace.dat could not be "
+					  "read to its end"));
 	if (!first)
 		return res(!want, xstrdup("no data loss"));
 	return res(want, xasprintf("%zu findings, first: %s %s %s %" PRIu64,
@@ -261,7 +267,7 @@ static char *bundle_lines(const struct analysis *a, const char *rel)
 	if (strstr(rel, "..") || rel[0] == '/')
 		return NULL;
 	path = bundle_file(a, rel);
-	if (read_file(path, 64 << 20, &text, NULL))
+	if (bconf_read_file(path, 64 << 20, &text, NULL))
 		text = NULL;
 	free(path);
 	return text;
@@ -505,23 +511,74 @@ static char *parse_exp(char *line, struct exp *e)
 	return xasprintf("unknown expectation '%s' (see README.md)", e->w[0]);
 }
 
-int check_run(const struct analysis *a, const char *expect, bool json,
-	      FILE *f)
+struct outcome {
+	unsigned int line;
+	char *expect;
+	bool ok;
+	char *detail;
+};
+
+static void print_results(const struct outcome *o, size_t n, const char *expect,
+			  enum check_format fmt, FILE *f)
 {
-	char *text, *line, *save = NULL, *err, *raw;
-	unsigned int lineno = 0, ok = 0, bad = 0;
-	int r = read_file(expect, 1 << 20, &text, NULL);
+	size_t i, ok = 0;
+
+	for (i = 0; i < n; i++)
+		ok += o[i].ok;
+	if (fmt == CHECK_KTAP) {
+		char *suite = xasprintf("check %s", expect);
+
+		ktap_begin(f, suite, n);
+		for (i = 0; i < n; i++)
+			ktap_case(f, i + 1, o[i].ok, o[i].expect, NULL,
+				  o[i].detail);
+		ktap_end(f, suite, ok == n);
+		free(suite);
+		return;
+	}
+	if (fmt == CHECK_JSON)
+		fputs("{\"schema\":\"boottrace-check-1\",\"results\":[", f);
+	for (i = 0; i < n; i++) {
+		if (fmt == CHECK_TEXT) {
+			fprintf(f, "%-4s %-50s %s\n", o[i].ok ? "ok" : "FAIL",
+				o[i].expect, o[i].detail);
+			continue;
+		}
+		fprintf(f, "%s{\"line\":%u,\"expect\":", i ? "," : "",
+			o[i].line);
+		bconf_json_string(f, o[i].expect);
+		fprintf(f, ",\"ok\":%s,\"detail\":", o[i].ok ? "true" : "false");
+		bconf_json_string(f, o[i].detail);
+		fputc('}', f);
+	}
+	if (fmt == CHECK_JSON)
+		fprintf(f, "],\"passed\":%zu,\"failed\":%zu}\n", ok, n - ok);
+	else
+		fprintf(f, "%zu passed, %zu failed\n", ok, n - ok);
+}
+
+/*
+ * Every expectation is parsed and evaluated before anything is printed: a
+ * bad line is an error (exit 2) with no partial output.
+ */
+int check_run(const struct analysis *a, const char *expect,
+	      enum check_format fmt, FILE *f)
+{
+	char *text, *line, *save = NULL, *err;
+	unsigned int lineno = 0;
+	struct outcome *o = NULL;
+	size_t n = 0, cap = 0, i, bad = 0;
+	int r = bconf_read_file(expect, 1 << 20, &text, NULL), rc = 0;
 
 	if (r) {
 		fprintf(stderr, "trace-analysis: %s: cannot read: %s\n", expect,
 			strerror(-r));
 		return 2;
 	}
-	if (json)
-		fputs("{\"schema\":\"boottrace-check-1\",\"results\":[", f);
 	for (line = text; line; line = save) {
 		struct exp e;
 		struct result x;
+		char *raw;
 
 		save = strchr(line, '\n');
 		if (save)
@@ -538,35 +595,74 @@ int check_run(const struct analysis *a, const char *expect, bool json,
 				lineno, err);
 			free(err);
 			free(raw);
-			free(text);
-			if (json)
-				fputs("]}\n", f);
-			return 2;
+			rc = 2;
+			break;
 		}
 		x = evaluate(a, &e);
 		if (e.negate)
 			x.ok = !x.ok;
-		if (json) {
-			fprintf(f, "%s{\"line\":%u,\"expect\":", ok + bad ?
-				"," : "", lineno);
-			json_str(f, raw);
-			fprintf(f, ",\"ok\":%s,\"detail\":", x.ok ? "true" :
-				"false");
-			json_str(f, x.detail);
-			fputc('}', f);
-		} else {
-			fprintf(f, "%-4s %-50s %s\n", x.ok ? "ok" : "FAIL", raw,
-				x.detail);
-		}
-		ok += x.ok;
+		GROW(o, cap, n + 1);
+		o[n++] = (struct outcome){ lineno, raw, x.ok, x.detail };
 		bad += !x.ok;
-		free(x.detail);
-		free(raw);
 	}
 	free(text);
-	if (json)
-		fprintf(f, "],\"passed\":%u,\"failed\":%u}\n", ok, bad);
-	else
-		fprintf(f, "%u passed, %u failed\n", ok, bad);
-	return bad ? 1 : 0;
+	if (!rc) {
+		print_results(o, n, expect, fmt, f);
+		rc = bad ? 1 : 0;
+	}
+	for (i = 0; i < n; i++) {
+		free(o[i].expect);
+		free(o[i].detail);
+	}
+	free(o);
+	return rc;
+}
+
+static void check_usage(FILE *f)
+{
+	fputs("usage: trace-analysis check BUNDLE EXPECT [--json | --ktap]\n"
+	      "\n"
+	      "Verify a bundle against an expectations file (one expectation "
+	      "per line,\n"
+	      "README.md lists them).\n"
+	      "\n"
+	      "  --json            the results as JSON on stdout\n"
+	      "  --ktap            the results as KTAP version 1 (one test "
+	      "case per\n"
+	      "                    expectation; kunit.py parse reads it)\n"
+	      "  -h, --help        this help\n"
+	      "\n"
+	      "Exit status: 0 every expectation met, 1 some unmet, 2 an error "
+	      "(bad EXPECT,\nnot a bundle).\n", f);
+}
+
+int check_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "ktap", no_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum check_format fmt = CHECK_TEXT;
+	struct analysis a;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': fmt = CHECK_JSON; break;
+		case 'k': fmt = CHECK_KTAP; break;
+		case 'h': check_usage(stdout); return 0;
+		default: return cli_usage_error("check", "bad option");
+		}
+	}
+	if (argc - optind != 2)
+		return cli_usage_error("check", "needs BUNDLE and EXPECT");
+	if (cli_load(argv[optind], &a))
+		return EXIT_ERROR;
+	rc = check_run(&a, argv[optind + 1], fmt, stdout);
+	if (rc != EXIT_ERROR && cli_bundle_errors(&a))
+		rc = EXIT_ERROR;	/* an unreadable part: nothing is sure */
+	analysis_free(&a);
+	return rc;
 }

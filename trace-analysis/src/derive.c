@@ -48,6 +48,24 @@ static struct initcall *find_func(struct analysis *a, const char *func)
 	return NULL;
 }
 
+/* Start time and level of a histogram's initcall, when trace.dat has it. */
+static void when_traced(const struct analysis *a, struct initcall *ic)
+{
+	size_t i;
+
+	for (i = 0; i < a->ninitcalls; i++) {
+		const struct initcall *t = &a->initcalls[i];
+
+		if (strcmp(t->func, ic->func))
+			continue;
+		ic->start_ns = t->start_ns;
+		ic->cpu = t->cpu;
+		ic->pid = t->pid;
+		ic->level = t->level ? xstrdup(t->level) : NULL;
+		return;
+	}
+}
+
 /* Sum one latency histogram per function (lat in microseconds). */
 static void take_hist(struct analysis *a, const struct hist *h)
 {
@@ -71,10 +89,79 @@ static void take_hist(struct analysis *a, const struct hist *h)
 			ic->func = xstrdup(k->text);
 			ic->addr = k->num;
 			ic->finished = true;
+			when_traced(a, ic);
 		}
 		ic->dur_ns += lat * 1000;
 		ic->count += e->hitcount;
 	}
+}
+
+/* Calls @fn on every key of every histogram in the bundle. */
+static void each_hist_key(struct analysis *a,
+			  void (*fn)(struct hist_key *k, void *arg), void *arg)
+{
+	size_t i, j, k, e, n;
+
+	for (i = 0; i < a->ninst; i++)
+		for (j = 0; j < a->inst[i].nevents; j++) {
+			struct hist_set *hs = &a->inst[i].events[j].hist;
+
+			for (k = 0; k < hs->n; k++)
+				for (e = 0; e < hs->hists[k].nentries; e++) {
+					struct hist_entry *en =
+						&hs->hists[k].entries[e];
+
+					for (n = 0; n < en->nkeys; n++)
+						fn(&en->keys[n], arg);
+				}
+		}
+}
+
+struct symtab {
+	const struct hist_key **syms;
+	size_t n, cap;
+};
+
+static void collect_sym(struct hist_key *k, void *arg)
+{
+	struct symtab *t = arg;
+
+	if (k->kind != HK_SYM || !k->num || !k->text)
+		return;
+	GROW(t->syms, t->cap, t->n + 1);
+	t->syms[t->n++] = k;
+}
+
+static void name_number(struct hist_key *k, void *arg)
+{
+	const struct symtab *t = arg;
+	size_t i;
+
+	if (k->kind != HK_NUMBER || k->num < KERNEL_TEXT_START)
+		return;
+	for (i = 0; i < t->n; i++)
+		if (t->syms[i]->num == k->num) {
+			free(k->text);
+			k->text = xstrdup(t->syms[i]->text);
+			k->kind = HK_SYM;
+			return;
+		}
+}
+
+/*
+ * A plain-number hist key that is a kernel address ("keys=func" without
+ * .sym) gets the name another histogram of the bundle printed for the same
+ * address ("keys=func.sym"): the bundle may have no trace.dat to give
+ * kallsyms (trace.c does that when it has).
+ */
+void derive_hist_symbols(struct analysis *a)
+{
+	struct symtab t = { 0 };
+
+	each_hist_key(a, collect_sym, &t);
+	if (t.n)
+		each_hist_key(a, name_number, &t);
+	free(t.syms);
 }
 
 void derive_initcall_hist(struct analysis *a)
@@ -120,9 +207,28 @@ static void add_loss(struct analysis *a, enum loss_kind kind,
 	l->detail = detail;
 }
 
+static const struct cpu_stat *cpu_stat_of(const struct instance *in, int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < in->ncpus; i++)
+		if (in->cpus[i].cpu == cpu)
+			return &in->cpus[i];
+	return NULL;
+}
+
+/*
+ * Losses per buffer and CPU, each counted once.  The CPU's stats file is
+ * the kernel's own count: "overrun" (oldest events overwritten),
+ * "commit overrun" and "dropped events" are disjoint.  The gaps libtracecmd
+ * reports in trace.dat are the reader's view of the same overwritten
+ * events, so they count only for a CPU whose stats show no loss (or that
+ * has no stats file).
+ */
 static void cpu_losses(struct analysis *a, const struct instance *in)
 {
 	size_t i;
+	int cpu;
 
 	for (i = 0; i < in->ncpus; i++) {
 		const struct cpu_stat *c = &in->cpus[i];
@@ -140,6 +246,38 @@ static void cpu_losses(struct analysis *a, const struct instance *in)
 				 c->dropped, xstrdup("ring buffer full: new "
 				 "events dropped"));
 	}
+	for (cpu = 0; (size_t)cpu < in->nmissed; cpu++) {
+		const struct cpu_missed *m = &in->missed[cpu];
+		const struct cpu_stat *c = cpu_stat_of(in, cpu);
+
+		if (!m->records || (c && (c->overrun || c->commit_overrun ||
+					  c->dropped)))
+			continue;
+		add_loss(a, LOSS_MISSED, in, xasprintf("cpu%d", cpu), m->events,
+			 m->unknown ? xasprintf("%llu gaps in trace.dat, some "
+			 "of unknown size", (unsigned long long)m->records) :
+			 xasprintf("%llu gaps in trace.dat",
+				   (unsigned long long)m->records));
+	}
+}
+
+bool analysis_losses_known(const struct analysis *a)
+{
+	return a->trace_ok && !a->trace_error;
+}
+
+uint64_t analysis_lost(const struct analysis *a, const char *inst)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < a->nlosses; i++) {
+		const struct loss *l = &a->losses[i];
+
+		if (l->kind <= LOSS_MISSED && !strcmp(l->instance, inst))
+			n += l->count;
+	}
+	return n;
 }
 
 static void event_losses(struct analysis *a, const struct instance *in)
@@ -183,13 +321,6 @@ void derive_losses(struct analysis *a)
 		const struct instance *in = &a->inst[i];
 
 		cpu_losses(a, in);
-		if (in->missed_records)
-			add_loss(a, LOSS_MISSED, in, xstrdup("trace.dat"),
-				 in->missed_events, in->missed_unknown ?
-				 xasprintf("%llu gaps, some of unknown size",
-				 (unsigned long long)in->missed_records) :
-				 xasprintf("%llu gaps",
-				 (unsigned long long)in->missed_records));
 		event_losses(a, in);
 	}
 	t = bundle_text(a, "collect.status", true);

@@ -16,11 +16,14 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "diff.h"
+#include "ktap.h"
 #include "util.h"
 
 struct rule {
@@ -84,6 +87,45 @@ static void put(struct mset *s, const char *name, const char *unit, bool b,
 	}
 }
 
+static bool is_measure(const struct hist_key *k)
+{
+	return k->kind == HK_NUMBER || k->kind == HK_LOG2 ||
+	       k->kind == HK_BUCKET;
+}
+
+/*
+ * The identity of a histogram row across boots: its keys without the
+ * measured ones.  In keys=func.sym,lat the lat is what the boot measured
+ * (every boot has other values), so the row is func's; numeric keys count
+ * as measured only next to a key that names something (symbol, string,
+ * comm, syscall).  Rows that fall together are summed.
+ */
+static char *row_identity(const struct hist_entry *e)
+{
+	struct sbuf b = { 0 };
+	bool named = false;
+	size_t i;
+
+	for (i = 0; i < e->nkeys; i++)
+		named |= !is_measure(&e->keys[i]) && e->keys[i].kind != HK_HEX;
+	if (!named)
+		return hist_entry_key_text(e);
+	for (i = 0; i < e->nkeys; i++) {
+		const struct hist_key *k = &e->keys[i];
+
+		if (is_measure(k))
+			continue;
+		if (b.len)
+			sbuf_puts(&b, ", ");
+		if (k->kind == HK_EXECNAME || k->kind == HK_SYSCALL)
+			sbuf_printf(&b, "%s[%llu]", k->text,
+				    (unsigned long long)k->num);
+		else
+			sbuf_puts(&b, k->text ? k->text : "");
+	}
+	return sbuf_steal(&b);
+}
+
 static void add_bundle(struct mset *s, const struct analysis *an, bool b,
 		       bool use_trace)
 {
@@ -123,7 +165,7 @@ static void add_bundle(struct mset *s, const struct analysis *an, bool b,
 				const struct hist *h = &ev->hist.hists[k];
 
 				for (r = 0; r < h->nentries; r++) {
-					char *key = hist_entry_key_text(
+					char *key = row_identity(
 						&h->entries[r]);
 
 					name = xasprintf("hist:%s:%s:%s:%s",
@@ -198,7 +240,7 @@ static int load_rules(const char *path, struct rule **out, size_t *n)
 	int r;
 
 	if (path) {
-		r = read_file(path, 1 << 20, &text, NULL);
+		r = bconf_read_file(path, 1 << 20, &text, NULL);
 		if (r) {
 			fprintf(stderr, "trace-analysis: %s: cannot read: %s\n",
 				path, strerror(-r));
@@ -376,6 +418,55 @@ static void text_metric(const struct metric *m, FILE *f)
 	fputc('\n', f);
 }
 
+/* Initcalls only one side has (e.g. initcall_blacklist=), by name. */
+static void name_changes(struct metric **v, size_t n, enum mstat st,
+			 const char *what, FILE *f)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (v[i]->st != st || strncmp(v[i]->name, "initcall:", 9))
+			continue;
+		if (!k++)
+			fprintf(f, "initcalls %s: ", what);
+		else
+			fputs(", ", f);
+		fputs(v[i]->name + 9, f);
+	}
+	if (k)
+		fputs("\n", f);
+}
+
+/* One KTAP test case per gated metric; the rest are skipped with why. */
+static void ktap_out(struct metric **v, size_t n, size_t regs, FILE *f)
+{
+	size_t i;
+
+	ktap_begin(f, "boottrace diff", n);
+	for (i = 0; i < n; i++) {
+		const struct metric *m = v[i];
+		char *diag = NULL;
+
+		if (m->in_a && m->in_b)
+			diag = xasprintf("%" PRIu64 " -> %" PRIu64 " %s", m->a,
+					 m->b, m->unit);
+		if (m->st == M_REGRESSION) {
+			free(diag);
+			diag = xasprintf("%" PRIu64 " -> %" PRIu64 " %s, more "
+					 "than abs %" PRIu64 " and %.0f%% (%s)",
+					 m->a, m->b, m->unit, m->rule->abs,
+					 m->rule->pct, m->rule->pattern);
+		}
+		ktap_case(f, i + 1, m->st != M_REGRESSION, m->name,
+			  m->st == M_IGNORED ? "not gated" :
+			  m->st == M_ADDED ? "added: only in B" :
+			  m->st == M_REMOVED ? "removed: only in A" : NULL,
+			  diag);
+		free(diag);
+	}
+	ktap_end(f, "boottrace diff", !regs);
+}
+
 static void text_out(const struct analysis *a, const struct analysis *b,
 		     struct metric **v, size_t n, size_t regs, const char *src,
 		     double factor, FILE *f)
@@ -398,6 +489,8 @@ static void text_out(const struct analysis *a, const struct analysis *b,
 	for (i = 0; i < n; i++)
 		if (v[i]->st == M_REGRESSION)
 			text_metric(v[i], f);
+	name_changes(v, n, M_REMOVED, "removed (in A, not in B)", f);
+	name_changes(v, n, M_ADDED, "added (in B, not in A)", f);
 	fprintf(f, "largest changes:\n");
 	for (i = 0; i < n && shown < 25; i++) {
 		if (v[i]->st == M_REGRESSION || !delta(v[i]))
@@ -416,11 +509,11 @@ static void json_out(const struct analysis *a, const struct analysis *b,
 	size_t i;
 
 	fputs("{\"schema\":\"boottrace-diff-1\",\"a\":", f);
-	json_str(f, a->path);
+	bconf_json_string(f, a->path);
 	fputs(",\"b\":", f);
-	json_str(f, b->path);
+	bconf_json_string(f, b->path);
 	fputs(",\"initcall_source\":", f);
-	json_str(f, src);
+	bconf_json_string(f, src);
 	if (factor > 0)
 		fprintf(f, ",\"scale\":%.6f", factor);
 	else
@@ -430,7 +523,7 @@ static void json_out(const struct analysis *a, const struct analysis *b,
 		const struct metric *m = v[i];
 
 		fprintf(f, "%s{\"name\":", i ? "," : "");
-		json_str(f, m->name);
+		bconf_json_string(f, m->name);
 		fprintf(f, ",\"unit\":\"%s\",\"status\":\"%s\"", m->unit,
 			stat_name(m->st));
 		if (m->in_a)
@@ -449,7 +542,7 @@ static void json_out(const struct analysis *a, const struct analysis *b,
 }
 
 int diff_run(const struct analysis *a, const struct analysis *b,
-	     const char *thresholds, int norm, bool json, FILE *f)
+	     const char *thresholds, int norm, enum diff_format fmt, FILE *f)
 {
 	double factor = -1;
 	struct rule *rules = NULL;
@@ -479,8 +572,10 @@ int diff_run(const struct analysis *a, const struct analysis *b,
 		v[i] = &s.m[i];
 	}
 	qsort(v, s.n, sizeof(*v), cmp_delta);
-	if (json)
+	if (fmt == DIFF_JSON)
 		json_out(a, b, v, s.n, regs, src, factor, f);
+	else if (fmt == DIFF_KTAP)
+		ktap_out(v, s.n, regs, f);
 	else
 		text_out(a, b, v, s.n, regs, src, factor, f);
 	for (i = 0; i < s.n; i++)
@@ -491,4 +586,75 @@ int diff_run(const struct analysis *a, const struct analysis *b,
 		free(rules[i].pattern);
 	free(rules);
 	return regs ? 1 : 0;
+}
+
+static void diff_usage(FILE *f)
+{
+	fputs("usage: trace-analysis diff A B [--thresholds FILE] "
+	      "[--[no-]normalize] [--json | --ktap]\n"
+	      "\n"
+	      "Per-initcall, per-event and per-hist-key differences of bundle "
+	      "B against\n"
+	      "bundle A; a difference beyond its threshold is a regression.\n"
+	      "\n"
+	      "  --thresholds FILE per-pattern thresholds (README.md)\n"
+	      "  --normalize       scale B's initcall durations to A's speed "
+	      "(median ratio);\n"
+	      "                    the default when a bundle booted under TCG\n"
+	      "  --no-normalize    compare raw durations\n"
+	      "  --json            the comparison as JSON on stdout\n"
+	      "  --ktap            KTAP version 1: one test case per metric "
+	      "compared\n"
+	      "  -h, --help        this help\n"
+	      "\n"
+	      "Exit status: 0 no regression, 1 a regression, 2 an error.\n",
+	      f);
+}
+
+int diff_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "ktap", no_argument, NULL, 'k' },
+		{ "thresholds", required_argument, NULL, 'T' },
+		{ "normalize", no_argument, NULL, 'N' },
+		{ "no-normalize", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *thresholds = NULL;
+	enum diff_format fmt = DIFF_TEXT;
+	struct analysis a, b;
+	int c, rc, norm = -1;
+	bool bad;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': fmt = DIFF_JSON; break;
+		case 'k': fmt = DIFF_KTAP; break;
+		case 'T': thresholds = optarg; break;
+		case 'N': norm = 1; break;
+		case 'n': norm = 0; break;
+		case 'h': diff_usage(stdout); return 0;
+		default: return cli_usage_error("diff", "bad option");
+		}
+	}
+	if (argc - optind != 2)
+		return cli_usage_error("diff", "needs two bundles A B");
+	if (cli_load(argv[optind], &a))
+		return EXIT_ERROR;
+	if (cli_load(argv[optind + 1], &b)) {
+		analysis_free(&a);
+		return EXIT_ERROR;
+	}
+	/* both bundles' problems are printed before giving up */
+	bad = cli_bundle_errors(&a);
+	bad = cli_bundle_errors(&b) || bad;
+	if (bad)
+		rc = EXIT_ERROR;
+	else
+		rc = diff_run(&a, &b, thresholds, norm, fmt, stdout);
+	analysis_free(&a);
+	analysis_free(&b);
+	return rc;
 }

@@ -13,7 +13,9 @@
  * @norm: 1 scale B's initcall durations to A's speed, 0 never, -1 when
  * either bundle booted under TCG.
  */
+enum diff_format { DIFF_TEXT, DIFF_JSON, DIFF_KTAP };
+
 int diff_run(const struct analysis *a, const struct analysis *b,
-	     const char *thresholds, int norm, bool json, FILE *f);
+	     const char *thresholds, int norm, enum diff_format fmt, FILE *f);
 
 #endif /* TA_DIFF_H */

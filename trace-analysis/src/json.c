@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* json.c - the JSON report, schema "boottrace-report-1" (README.md). */
+/*
+ * json.c - the JSON report, schema "boottrace-report-2": described by
+ * report.schema.json (JSON Schema), which the tests validate against.
+ */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +54,7 @@ static void jw_close(struct jw *w, char c)
 static void jw_key(struct jw *w, const char *k)
 {
 	jw_sep(w);
-	json_str(w->f, k);
+	bconf_json_string(w->f, k);
 	fputc(':', w->f);
 	w->after_key = true;
 }
@@ -60,7 +63,7 @@ static void jw_str(struct jw *w, const char *v)
 {
 	jw_sep(w);
 	if (v)
-		json_str(w->f, v);
+		bconf_json_string(w->f, v);
 	else
 		fputs("null", w->f);
 }
@@ -149,14 +152,20 @@ static void j_trace(const struct analysis *a, struct jw *w)
 	jw_close(w, '}');
 }
 
+/* A u64 that may be an address: JSON numbers are exact to 2^53 only. */
+static void jw_khex(struct jw *w, const char *k, uint64_t v)
+{
+	char hex[24];
+
+	snprintf(hex, sizeof(hex), "0x%" PRIx64, v);
+	jw_kstr(w, k, hex);
+}
+
 static void j_initcall_common(const struct initcall *ic, struct jw *w)
 {
-	char addr[32];
-
-	snprintf(addr, sizeof(addr), "0x%" PRIx64, ic->addr);
 	jw_open(w, '{');
 	jw_kstr(w, "func", ic->func);
-	jw_kstr(w, "addr", addr);
+	jw_khex(w, "addr", ic->addr);
 }
 
 static void j_initcall(const void *elem, struct jw *w)
@@ -170,6 +179,7 @@ static void j_initcall(const void *elem, struct jw *w)
 	jw_kint(w, "ret", ic->ret);
 	jw_kbool(w, "finished", ic->finished);
 	jw_knum(w, "cpu", (uint64_t)ic->cpu);
+	jw_kint(w, "pid", ic->pid);
 	jw_close(w, '}');
 }
 
@@ -180,6 +190,9 @@ static void j_hist_initcall(const void *elem, struct jw *w)
 	j_initcall_common(ic, w);
 	jw_knum(w, "calls", ic->count);
 	jw_knum(w, "latency_us", ic->dur_ns / 1000);
+	jw_kstr(w, "level", ic->level);
+	if (ic->start_ns)
+		jw_knum(w, "start_ns", ic->start_ns);
 	jw_close(w, '}');
 }
 
@@ -250,19 +263,32 @@ static void j_instance(const void *elem, struct jw *w)
 	jw_close(w, '}');
 }
 
+/*
+ * A plain number key is a number, a hex key or a kernel address a "0x"
+ * string; a symbol is {kind, text, addr}; others {kind, text, num}.
+ */
 static void j_hist_key(const struct hist_key *k, struct jw *w)
 {
-	jw_key(w, k->name);
-	if (k->kind == HK_NUMBER || k->kind == HK_HEX) {
-		jw_num(w, k->num);
+	if (k->kind == HK_HEX ||
+	    (k->kind == HK_NUMBER && k->num >= KERNEL_TEXT_START)) {
+		jw_khex(w, k->name, k->num);
 		return;
 	}
+	if (k->kind == HK_NUMBER) {
+		jw_knum(w, k->name, k->num);
+		return;
+	}
+	jw_key(w, k->name);
 	jw_open(w, '{');
 	jw_kstr(w, "kind", hist_key_kind_name(k->kind));
 	jw_kstr(w, "text", k->text);
-	jw_knum(w, "num", k->num);
-	if (k->kind == HK_BUCKET)
-		jw_knum(w, "num2", k->num2);
+	if (k->kind == HK_SYM || k->kind == HK_SYM_OFFSET) {
+		jw_khex(w, "addr", k->num);
+	} else {
+		jw_knum(w, "num", k->num);
+		if (k->kind == HK_BUCKET)
+			jw_knum(w, "num2", k->num2);
+	}
 	jw_close(w, '}');
 }
 
@@ -399,7 +425,7 @@ void report_json(const struct analysis *a, FILE *f)
 	struct jw w = { .f = f };
 
 	jw_open(&w, '{');
-	jw_kstr(&w, "schema", "boottrace-report-1");
+	jw_kstr(&w, "schema", "boottrace-report-2");
 	jw_kstr(&w, "bundle", a->path);
 	j_metadata(a, &w);
 	j_trace(a, &w);
@@ -412,6 +438,8 @@ void report_json(const struct analysis *a, FILE *f)
 	jw_kstrings(&w, "unattributed_errors", a->unattributed,
 		    a->nunattributed);
 	JW_KARRAY(&w, "data_loss", a->losses, a->nlosses, j_loss);
+	/* false: trace.dat was missing or unreadable, losses may be missing */
+	jw_kbool(&w, "data_loss_known", analysis_losses_known(a));
 	jw_kstrings(&w, "problems", a->problems, a->nproblems);
 	jw_close(&w, '}');
 	fputc('\n', f);

@@ -22,5 +22,7 @@ int write_perfetto(const struct analysis *a, const char *path);
 size_t *initcalls_by_duration(const struct initcall *ic, size_t n);
 /* Seconds as "%.6f" from ns. */
 double ns_to_s(uint64_t ns);
+/* Row indexes of @h by its ranking value, descending (free them). */
+size_t *hist_by_value(const struct hist *h);
 
 #endif /* TA_OUTPUT_H */

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-/* report.c - the text report and the JSON document (README.md: schema). */
+/*
+ * report.c - the report verb: its options, the text report (json.c: the
+ * JSON document, svg.c and perfetto.c: the exports).
+ */
+#include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "output.h"
 #include "util.h"
 
@@ -73,6 +79,8 @@ static void text_initcalls(const struct analysis *a, size_t top, FILE *f)
 	size_t *idx, i, n = a->ninitcalls, shown;
 	uint64_t total = 0;
 
+	if (!n && a->hist_initcalls_src)
+		return;		/* the histogram's table answers it */
 	for (i = 0; i < n; i++)
 		total += a->initcalls[i].dur_ns;
 	fprintf(f, "\nInitcalls from trace.dat (initcall_start/finish): %zu, "
@@ -112,13 +120,18 @@ static void text_hist_initcalls(const struct analysis *a, size_t top, FILE *f)
 		a->hist_initcalls_src, n);
 	idx = initcalls_by_duration(a->hist_initcalls, n);
 	shown = n < top ? n : top;
-	fprintf(f, "  %-4s %-36s %8s %14s\n", "#", "function", "calls",
-		"latency us");
+	fprintf(f, "  %-4s %-36s %-14s %12s %8s %14s\n", "#", "function",
+		"level", "start (s)", "calls", "latency us");
 	for (i = 0; i < shown; i++) {
 		const struct initcall *ic = &a->hist_initcalls[idx[i]];
+		char start[24] = "-";
 
-		fprintf(f, "  %-4zu %-36s %8" PRIu64 " %14" PRIu64 "\n", i + 1,
-			ic->func, ic->count, ic->dur_ns / 1000);
+		if (ic->start_ns)
+			snprintf(start, sizeof(start), "%.6f",
+				 ns_to_s(ic->start_ns));
+		fprintf(f, "  %-4zu %-36s %-14s %12s %8" PRIu64 " %14" PRIu64
+			"\n", i + 1, ic->func, ic->level ? ic->level : "-",
+			start, ic->count, ic->dur_ns / 1000);
 	}
 	if (shown < n)
 		fprintf(f, "  ... %zu more (--top N)\n", n - shown);
@@ -153,6 +166,60 @@ static void text_events(const struct analysis *a, FILE *f)
 		fprintf(f, "  (no records)\n");
 }
 
+static int cmp_func(const void *x, const void *y)
+{
+	const struct func_count *a = x, *b = y;
+
+	if (a->count != b->count)
+		return a->count < b->count ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+/* The function and function_graph tracers: which functions, how often. */
+static void text_functions(const struct analysis *a, size_t top, FILE *f)
+{
+	size_t i, j;
+
+	for (i = 0; i < a->ninst; i++) {
+		const struct instance *in = &a->inst[i];
+		struct func_count *fc;
+		uint64_t calls = 0, lost = analysis_lost(a, inst_label(in));
+		size_t nfilter = 0;
+		char filter[48] = "no filter";
+		const char *p;
+
+		for (p = in->ftrace_filter; p && *p && *p != '#'; p++)
+			nfilter += *p == '\n' || !p[1];
+		if (nfilter)
+			snprintf(filter, sizeof(filter), "filter of %zu "
+				 "functions", nfilter);
+
+		if (!in->nfuncs)
+			continue;
+		fc = xcalloc(in->nfuncs, sizeof(*fc));
+		memcpy(fc, in->funcs, in->nfuncs * sizeof(*fc));
+		qsort(fc, in->nfuncs, sizeof(*fc), cmp_func);
+		for (j = 0; j < in->nfuncs; j++)
+			calls += fc[j].count;
+		fprintf(f, "\nFunctions traced in %s (%s tracer, %s): %"
+			PRIu64 " calls of %zu functions", inst_label(in),
+			in->tracer ? in->tracer : "?", filter, calls,
+			in->nfuncs);
+		if (lost)
+			fprintf(f, ", %" PRIu64 " more records lost", lost);
+		fprintf(f, "\n  %-4s %-48s %10s %7s\n", "#", "function",
+			"calls", "share");
+		for (j = 0; j < in->nfuncs && j < top; j++)
+			fprintf(f, "  %-4zu %-48s %10" PRIu64 " %6.1f%%\n", j + 1,
+				fc[j].name, fc[j].count,
+				100.0 * (double)fc[j].count / (double)calls);
+		if (in->nfuncs > top)
+			fprintf(f, "  ... %zu more (--top N)\n",
+				in->nfuncs - top);
+		free(fc);
+	}
+}
+
 static void text_kprobes(const struct analysis *a, FILE *f)
 {
 	size_t i;
@@ -171,6 +238,45 @@ static void text_kprobes(const struct analysis *a, FILE *f)
 	}
 }
 
+/*
+ * The value a histogram's rows are ranked by: its first value other than
+ * hitcount (e.g. "lat"), else hitcount.
+ */
+static const char *rank_name(const struct hist *h)
+{
+	return h->nentries && h->entries[0].nvals ? h->entries[0].vals[0].name :
+	       "hitcount";
+}
+
+static uint64_t rank_value(const struct hist_entry *e)
+{
+	return e->nvals ? e->vals[0].num : e->hitcount;
+}
+
+static const struct hist_entry *rank_base;
+
+static int cmp_rank(const void *x, const void *y)
+{
+	const struct hist_entry *a = &rank_base[*(const size_t *)x];
+	const struct hist_entry *b = &rank_base[*(const size_t *)y];
+	uint64_t va = rank_value(a), vb = rank_value(b);
+
+	if (va != vb)
+		return va < vb ? 1 : -1;
+	return a->line < b->line ? -1 : a->line > b->line;
+}
+
+size_t *hist_by_value(const struct hist *h)
+{
+	size_t *idx = xcalloc(h->nentries ? h->nentries : 1, sizeof(*idx)), i;
+
+	for (i = 0; i < h->nentries; i++)
+		idx[i] = i;
+	rank_base = h->entries;
+	qsort(idx, h->nentries, sizeof(*idx), cmp_rank);
+	return idx;
+}
+
 static void text_hist(const struct instance *in, const struct ev_state *ev,
 		      size_t top, FILE *f)
 {
@@ -183,14 +289,26 @@ static void text_hist(const struct instance *in, const struct ev_state *ev,
 	}
 	for (k = 0; k < ev->hist.n; k++) {
 		const struct hist *h = &ev->hist.hists[k];
+		size_t *idx = hist_by_value(h);
 
 		fprintf(f, "  %s %s:%s  %s%s\n", inst_label(in), ev->system,
 			ev->name, h->trigger ? h->trigger : "",
 			h->paused ? " [paused]" : "");
 		fprintf(f, "    hits %" PRIu64 ", entries %" PRIu64 ", dropped %"
-			PRIu64 "\n", h->hits, h->total_entries, h->dropped);
+			PRIu64 "%s%s\n", h->hits, h->total_entries, h->dropped,
+			h->nentries ? "; by " : "",
+			h->nentries ? rank_name(h) : "");
+		if (h->nentries > 1 && !h->entries[0].nvals &&
+		    rank_value(&h->entries[idx[0]]) ==
+		    rank_value(&h->entries[idx[h->nentries - 1]])) {
+			/* nothing to rank: the keys of a start/end pairing */
+			fprintf(f, "    every key hitcount %" PRIu64 "\n",
+				h->entries[0].hitcount);
+			free(idx);
+			continue;
+		}
 		for (i = 0; i < h->nentries && i < top; i++) {
-			const struct hist_entry *e = &h->entries[i];
+			const struct hist_entry *e = &h->entries[idx[i]];
 			char *key = hist_entry_key_text(e);
 			size_t v;
 
@@ -203,8 +321,9 @@ static void text_hist(const struct instance *in, const struct ev_state *ev,
 			free(key);
 		}
 		if (h->nentries > top)
-			fprintf(f, "    ... %zu more entries\n",
+			fprintf(f, "    ... %zu more entries (--top N)\n",
 				h->nentries - top);
+		free(idx);
 	}
 }
 
@@ -235,13 +354,10 @@ static void text_instances(const struct analysis *a, FILE *f)
 		const struct instance *in = &a->inst[i];
 		const char *clk = in->clock ? strchr(in->clock, '[') : NULL;
 		char clock[32] = "?";
-		uint64_t lost = in->missed_events;
-		size_t c;
+		uint64_t lost = analysis_lost(a, inst_label(in));
 
 		if (clk)
 			sscanf(clk, "[%31[^]]", clock);
-		for (c = 0; c < in->ncpus; c++)
-			lost += in->cpus[c].overrun + in->cpus[c].dropped;
 		fprintf(f, "  %-10s %-10s %-8s %12s %10" PRIu64 " %8" PRIu64
 			"%s\n", inst_label(in), in->tracer ? in->tracer : "?",
 			clock, in->buffer_size_kb ? in->buffer_size_kb : "?",
@@ -255,7 +371,10 @@ static void text_losses(const struct analysis *a, FILE *f)
 	size_t i;
 
 	fprintf(f, "\nData loss\n");
-	if (!a->nlosses)
+	if (!analysis_losses_known(a))
+		fprintf(f, "  unknown: %s%s\n", a->trace_error,
+			a->nlosses ? "; the losses below are a floor" : "");
+	else if (!a->nlosses)
 		fprintf(f, "  none: no overrun, no dropped or missed events, "
 			"every configured event fired\n");
 	for (i = 0; i < a->nlosses; i++) {
@@ -334,6 +453,7 @@ void report_text(const struct analysis *a, const struct report_opts *o,
 	text_initcalls(a, o->top, f);
 	text_hist_initcalls(a, o->top, f);
 	text_events(a, f);
+	text_functions(a, o->top, f);
 	text_kprobes(a, f);
 	text_hists(a, o->top, f);
 	text_instances(a, f);
@@ -344,4 +464,98 @@ void report_text(const struct analysis *a, const struct report_opts *o,
 		for (i = 0; i < a->nproblems; i++)
 			fprintf(f, "  %s\n", a->problems[i]);
 	}
+}
+
+static void report_usage(FILE *f)
+{
+	fputs("usage: trace-analysis report BUNDLE [--json] [--top N] "
+	      "[--svg FILE] [--perfetto FILE]\n"
+	      "\n"
+	      "What the boot did: initcall latency (trace.dat and latency "
+	      "histograms),\n"
+	      "event, function and kprobe counts, histograms ranked by value, "
+	      "buffers,\n"
+	      "data loss, and whether every ftrace.* setting of the bootconfig "
+	      "was\n"
+	      "applied (from the kernel's tracefs/boot_status when the bundle "
+	      "has it).\n"
+	      "\n"
+	      "  --json            the report as JSON on stdout "
+	      "(schema: report.schema.json)\n"
+	      "  --top N           rows of each table (default 20)\n"
+	      "  --svg FILE        initcall timeline as SVG\n"
+	      "  --perfetto FILE   Chrome trace JSON for ui.perfetto.dev\n"
+	      "  -h, --help        this help\n"
+	      "\n"
+	      "Exit status: 0 fine; 1 a setting failed or the kernel did not "
+	      "report it;\n"
+	      "2 an error (not a bundle, unreadable parts, unwritable FILE).\n",
+	      f);
+}
+
+/* Write one export; 0 or 2 with the reason on stderr. */
+static int export(const struct analysis *a, const char *path,
+		  int (*write)(const struct analysis *, const char *))
+{
+	int r;
+
+	if (!path)
+		return 0;
+	r = write(a, path);
+	if (!r)
+		return 0;
+	fprintf(stderr, "trace-analysis: %s: %s\n", path, r == -ENODATA ?
+		"no initcalls in the bundle to draw (enable "
+		"initcall:initcall_start/finish or record a latency "
+		"histogram)" : strerror(-r));
+	return EXIT_ERROR;
+}
+
+int report_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "svg", required_argument, NULL, 's' },
+		{ "perfetto", required_argument, NULL, 'p' },
+		{ "top", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report_opts o = { 20 };
+	const char *svg = NULL, *perfetto = NULL;
+	struct analysis a;
+	bool json = false;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json = true; break;
+		case 's': svg = optarg; break;
+		case 'p': perfetto = optarg; break;
+		case 't':
+			if (!cli_top(optarg, &o.top))
+				return EXIT_ERROR;
+			break;
+		case 'h': report_usage(stdout); return 0;
+		default: return cli_usage_error("report", "bad option");
+		}
+	}
+	if (argc - optind != 1)
+		return cli_usage_error("report", "needs one BUNDLE");
+	if (cli_load(argv[optind], &a))
+		return EXIT_ERROR;
+	if (json)
+		report_json(&a, stdout);
+	else
+		report_text(&a, &o, stdout);
+	rc = export(&a, svg, write_svg);
+	rc |= export(&a, perfetto, write_perfetto);
+	if (!rc && cli_bundle_errors(&a))
+		rc = EXIT_ERROR;
+	/* a setting the kernel's boot_status does not know is a finding */
+	if (!rc && (analysis_failed_settings(&a) || a.nunattributed ||
+		    analysis_count_settings(&a, SET_NOT_REPORTED)))
+		rc = EXIT_FINDING;
+	analysis_free(&a);
+	return rc;
 }

@@ -6,21 +6,19 @@
  * counts the records of the function tracers per function address.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <trace-cmd.h>
 
 #include "analysis.h"
+#include "initcall_pair.h"
 #include "util.h"
 
 #define OPEN_FLAGS (TRACECMD_FL_LOAD_NO_PLUGINS | \
 		    TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS)
-
-struct open_call {
-	uint64_t func;
-	size_t idx;		/* in the handle's initcall list */
-	int cpu;
-};
 
 /* Per handle (top buffer or instance). */
 struct hctx {
@@ -29,11 +27,7 @@ struct hctx {
 	int id_start, id_finish, id_level;
 	struct tep_format_field *f_start_func, *f_finish_func, *f_ret;
 	struct tep_event *ev_level;
-	char *level;
-	struct initcall *calls;
-	size_t ncalls, cap;
-	struct open_call *open;
-	size_t nopen, open_cap;
+	struct ic_pairing ic;
 	/* ftrace:function (ip) and ftrace:funcgraph_entry (func) */
 	int id_func, id_graph;
 	struct tep_format_field *f_ip, *f_gfunc;
@@ -92,52 +86,26 @@ static char *symbol(struct tep_handle *tep, uint64_t addr)
 	return s ? xstrdup(s) : xasprintf("0x%llx", (unsigned long long)addr);
 }
 
-static void on_start(struct hctx *c, struct tep_record *r, int cpu)
+static void on_start(struct hctx *c, struct tep_record *r, int cpu, int pid)
 {
 	unsigned long long func = 0;
-	struct initcall *ic;
 
 	if (!c->f_start_func ||
 	    tep_read_number_field(c->f_start_func, r->data, &func))
 		return;
-	GROW(c->calls, c->cap, c->ncalls + 1);
-	ic = &c->calls[c->ncalls];
-	memset(ic, 0, sizeof(*ic));
-	ic->addr = func;
-	ic->func = symbol(c->tep, func);
-	ic->level = c->level ? xstrdup(c->level) : NULL;
-	ic->start_ns = r->ts;
-	ic->cpu = cpu;
-	ic->count = 1;
-	GROW(c->open, c->open_cap, c->nopen + 1);
-	c->open[c->nopen++] = (struct open_call){ func, c->ncalls, cpu };
-	c->ncalls++;
+	ic_start(&c->ic, func, symbol(c->tep, func), cpu, pid, r->ts);
 }
 
-static void on_finish(struct hctx *c, struct tep_record *r, int cpu)
+static void on_finish(struct hctx *c, struct tep_record *r, int pid)
 {
 	unsigned long long func = 0, ret = 0;
-	size_t i;
 
 	if (!c->f_finish_func ||
 	    tep_read_number_field(c->f_finish_func, r->data, &func))
 		return;
 	if (c->f_ret)
 		tep_read_number_field(c->f_ret, r->data, &ret);
-	for (i = c->nopen; i-- > 0;) {
-		struct initcall *ic;
-
-		if (c->open[i].func != func || c->open[i].cpu != cpu)
-			continue;
-		ic = &c->calls[c->open[i].idx];
-		ic->finished = true;
-		ic->dur_ns = r->ts >= ic->start_ns ? r->ts - ic->start_ns : 0;
-		ic->ret = (int)ret;
-		memmove(&c->open[i], &c->open[i + 1],
-			(c->nopen - i - 1) * sizeof(c->open[0]));
-		c->nopen--;
-		return;
-	}
+	ic_finish(&c->ic, func, pid, (int)ret, r->ts);
 }
 
 static void on_level(struct hctx *c, struct tep_record *r)
@@ -146,10 +114,8 @@ static void on_level(struct hctx *c, struct tep_record *r)
 	const char *s = tep_get_field_raw(NULL, c->ev_level, "level", r,
 					  &len, 0);
 
-	if (!s || len <= 0)
-		return;
-	free(c->level);
-	c->level = xstrndup(s, strnlen(s, (size_t)len));
+	if (s && len > 0)
+		ic_level(&c->ic, s, (size_t)len);
 }
 
 static size_t fn_slot(const uint64_t *keys, size_t cap, uint64_t addr)
@@ -249,8 +215,36 @@ static void count(struct hctx *c, struct tep_record *r, int id)
 	ec->last_ts = r->ts;
 }
 
-static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu,
-		     void *data)
+/* Gaps the reader saw, per CPU: derive.c counts them against the stats. */
+static void on_missed(struct instance *in, const struct tep_record *r, int cpu)
+{
+	struct cpu_missed *m;
+
+	if (cpu < 0 || cpu > 1 << 16)
+		return;
+	if ((size_t)cpu >= in->nmissed) {
+		size_t n = (size_t)cpu + 1;
+
+		in->missed = xrealloc(in->missed, n * sizeof(*in->missed));
+		memset(&in->missed[in->nmissed], 0,
+		       (n - in->nmissed) * sizeof(*in->missed));
+		in->nmissed = n;
+	}
+	m = &in->missed[cpu];
+	m->records++;
+	in->missed_records++;
+	if (r->missed_events > 0) {
+		m->events += (uint64_t)r->missed_events;
+		in->missed_events += (uint64_t)r->missed_events;
+	} else {
+		m->unknown = true;
+		in->missed_unknown = true;
+	}
+}
+
+/* @cpu is the index among all handles' CPUs: r->cpu is the buffer's CPU */
+static int on_record(struct tracecmd_input *h, struct tep_record *r,
+		     int cpu __attribute__((unused)), void *data)
 {
 	struct tctx *t = data;
 	struct hctx *c = tracecmd_get_private(h);
@@ -270,17 +264,12 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu,
 		t->a->first_ts = r->ts;
 	t->a->total_records++;
 	t->a->last_ts = r->ts;
-	if (r->missed_events) {
-		in->missed_records++;
-		if (r->missed_events > 0)
-			in->missed_events += (uint64_t)r->missed_events;
-		else
-			in->missed_unknown = true;
-	}
+	if (r->missed_events)
+		on_missed(in, r, r->cpu);
 	if (id == c->id_start)
-		on_start(c, r, cpu);
+		on_start(c, r, r->cpu, tep_data_pid(c->tep, r));
 	else if (id == c->id_finish)
-		on_finish(c, r, cpu);
+		on_finish(c, r, tep_data_pid(c->tep, r));
 	else if (id == c->id_level && c->ev_level)
 		on_level(c, r);
 	else if (id == c->id_func)
@@ -297,24 +286,18 @@ static void take_initcalls(struct tctx *t)
 	int i;
 
 	for (i = 0; i < t->n; i++)
-		if (t->h[i].ncalls && (!best || t->h[i].ncalls > best->ncalls))
+		if (t->h[i].ic.ncalls &&
+		    (!best || t->h[i].ic.ncalls > best->ic.ncalls))
 			best = &t->h[i];
 	for (i = 0; i < t->n; i++) {
-		struct hctx *c = &t->h[i];
-		size_t j;
+		struct ic_pairing *p = &t->h[i].ic;
 
-		if (c == best) {
-			t->a->initcalls = c->calls;
-			t->a->ninitcalls = c->ncalls;
-		} else {
-			for (j = 0; j < c->ncalls; j++) {
-				free(c->calls[j].func);
-				free(c->calls[j].level);
-			}
-			free(c->calls);
+		if (&t->h[i] == best) {
+			t->a->initcalls = p->calls;
+			t->a->ninitcalls = p->ncalls;
+			p->calls = NULL;
 		}
-		free(c->open);
-		free(c->level);
+		ic_pairing_free(p);
 	}
 }
 
@@ -362,7 +345,7 @@ static void symbolize_hists(struct analysis *a, struct tep_handle *tep)
 						const char *sym;
 
 						if (key->kind != HK_NUMBER ||
-						    key->num < 0xffff800000000000ull)
+						    key->num < KERNEL_TEXT_START)
 							continue;
 						sym = tep_find_function(tep,
 									key->num);
@@ -383,15 +366,29 @@ void trace_read(struct analysis *a)
 	char *path = bundle_file(a, "trace.dat");
 	struct tracecmd_input *top, **hs;
 	struct tctx t = { a, NULL, 0 };
-	int i, ninst;
+	struct stat st;
+	int i, ninst, fd;
 
-	if (!file_exists(path)) {
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && lstat(path, &st)) {
 		a->trace_error = xstrdup("trace.dat: missing (the collector "
 					 "did not extract the buffers)");
 		analysis_problem(a, "%s", a->trace_error);
 		free(path);
 		return;
 	}
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		a->trace_error = xasprintf("trace.dat: cannot read it: %s",
+					   fd < 0 || !S_ISDIR(st.st_mode) ?
+					   strerror(errno) : "a directory");
+		if (fd >= 0)
+			close(fd);
+		analysis_problem(a, "%s", a->trace_error);
+		a->nerrors++;
+		free(path);
+		return;
+	}
+	close(fd);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	top = tracecmd_open(path, OPEN_FLAGS);
 	free(path);
@@ -438,8 +435,9 @@ void trace_read(struct analysis *a)
 		t.n++;
 	}
 	if (tracecmd_iterate_events_multi(hs, t.n, on_record, &t) < 0) {
-		analysis_problem(a, "trace.dat: reading stopped with an error "
-				 "(truncated?)");
+		a->trace_error = xstrdup("trace.dat: reading stopped with an "
+					 "error (truncated?)");
+		analysis_problem(a, "%s", a->trace_error);
 		a->nerrors++;
 	}
 	a->trace_ok = true;

@@ -124,43 +124,6 @@ void sbuf_free(struct sbuf *b)
 	b->len = b->cap = 0;
 }
 
-int read_file(const char *path, size_t max, char **buf, size_t *len)
-{
-	struct sbuf b = { 0 };
-	char chunk[65536];
-	ssize_t n;
-	int fd, err = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		n = read(fd, chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		if (b.len + (size_t)n > max) {
-			err = -EFBIG;
-			break;
-		}
-		sbuf_add(&b, chunk, (size_t)n);
-	}
-	close(fd);
-	if (err) {
-		sbuf_free(&b);
-		return err;
-	}
-	if (len)
-		*len = b.len;
-	*buf = sbuf_steal(&b);
-	return 0;
-}
-
 bool file_exists(const char *path)
 {
 	struct stat st;
@@ -194,26 +157,4 @@ bool parse_u64(const char *s, int base, uint64_t *out)
 		return false;
 	*out = v;
 	return true;
-}
-
-void json_str(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-
-	fputc('"', f);
-	for (; *p; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\r': fputs("\\r", f); break;
-		default:
-			if (*p < 0x20 || *p >= 0x7f)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
-		}
-	}
-	fputc('"', f);
 }

@@ -13,6 +13,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/*
+ * Reading a whole file and writing a JSON string are libbootconfig's
+ * (bconf_read_file(), bconf_json_string()), shared with bootconfig and lint.
+ */
+#include <bootconfig.h>
+
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 void *xmalloc(size_t n);
@@ -42,19 +48,11 @@ void sbuf_printf(struct sbuf *b, const char *fmt, ...)
 char *sbuf_steal(struct sbuf *b);
 void sbuf_free(struct sbuf *b);
 
-/*
- * Read the whole file @path into a new NUL-terminated buffer.  Returns 0 or
- * a negative errno value (-EFBIG above @max bytes).
- */
-int read_file(const char *path, size_t max, char **buf, size_t *len);
 bool file_exists(const char *path);
 
 /* Trim spaces and tabs (and newlines) at both ends, in place. */
 char *trim(char *s);
 /* Parse a whole unsigned decimal (or base @base) number; false if not one. */
 bool parse_u64(const char *s, int base, uint64_t *out);
-
-/* JSON output helpers: a quoted, escaped string. */
-void json_str(FILE *f, const char *s);
 
 #endif /* TA_UTIL_H */

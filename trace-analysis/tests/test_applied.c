@@ -245,7 +245,7 @@ static void test_boot_status_parse(struct unit *u)
 	struct bs_file bs;
 	char *t = NULL;
 
-	UNIT_EXPECT_INT(u, read_file("fixtures/bundles/overflow/tracefs/"
+	UNIT_EXPECT_INT(u, bconf_read_file("fixtures/bundles/overflow/tracefs/"
 				     "boot_status", 1 << 20, &t, NULL), 0);
 	bs_parse(t, &bs);
 	free(t);

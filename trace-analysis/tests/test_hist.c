@@ -14,7 +14,7 @@ static int load(struct unit *u, const char *name, struct hist_set *hs)
 	size_t len;
 	int r;
 
-	r = read_file(path, 1 << 20, &buf, &len);
+	r = bconf_read_file(path, 1 << 20, &buf, &len);
 	UNIT_EXPECT_INT(u, r, 0);
 	free(path);
 	if (r)

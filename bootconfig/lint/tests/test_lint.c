@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "grammar.h"
+#include "bootconfig.h"
 #include "lint.h"
 #include "unit.h"
 
@@ -59,24 +59,78 @@ static void test_grammar(struct unit *u)
 			     "onmatch", "2", "trace" };
 	const char *w3[] = { "evnt" };
 	const char *w4[] = { "event", "kprobes", "x" };
-	struct gram_match m;
+	struct bconf_tkey_match m;
 	int i, found = 0;
 
-	gram_match(w1, 4, &m);
-	UNIT_EXPECT(u, m.full && m.kind == V_FILTER);
-	gram_match(w2, 8, &m);
-	UNIT_EXPECT(u, m.full && m.kind == V_LIST);
-	gram_match(w2, 4, &m);
-	UNIT_EXPECT(u, m.full && m.kind == V_HIST && m.prefix);
-	gram_match(w3, 1, &m);
+	bconf_tkey_match(w1, 4, &m);
+	UNIT_EXPECT(u, m.full && m.kind == BCONF_TV_FILTER);
+	bconf_tkey_match(w2, 8, &m);
+	UNIT_EXPECT(u, m.full && m.kind == BCONF_TV_LIST);
+	bconf_tkey_match(w2, 4, &m);
+	UNIT_EXPECT(u, m.full && m.kind == BCONF_TV_HIST && m.prefix);
+	bconf_tkey_match(w3, 1, &m);
 	UNIT_EXPECT(u, !m.full && !m.prefix);
-	gram_match(w3, 0, &m);
+	bconf_tkey_match(w3, 0, &m);
 	for (i = 0; i < m.ncand; i++)
 		found += m.cand_len[i] == 5 && !strncmp(m.cand[i], "event", 5);
 	UNIT_EXPECT(u, found >= 1);
-	gram_match(w4, 3, &m);
+	bconf_tkey_match(w4, 3, &m);
 	UNIT_EXPECT(u, !m.full && m.prefix);
+	/* the key each pattern names, as trace-analysis dispatches on it */
+	UNIT_EXPECT_INT(u, bconf_tkey_of("buffer_size"), BCONF_TK_BUFFER_SIZE);
+	UNIT_EXPECT_INT(u, bconf_tkey_of("ftrace.filters"),
+			BCONF_TK_FTRACE_FILTERS);
+	UNIT_EXPECT_INT(u, bconf_tkey_of("event.enable"), BCONF_TK_ENABLE_ALL);
+	UNIT_EXPECT_INT(u, bconf_tkey_of("event.sched.enable"),
+			BCONF_TK_GROUP_ENABLE);
+	UNIT_EXPECT_INT(u, bconf_tkey_of("event.sched.sched_switch.enable"),
+			BCONF_TK_EVENT_ENABLE);
+	UNIT_EXPECT_INT(u, bconf_tkey_of("event.kprobes.vfs_read.probes"),
+			BCONF_TK_KPROBE_PROBES);
+	UNIT_EXPECT_INT(u, bconf_tkey_of("event.task.x.probes"), BCONF_TK_NONE);
+	UNIT_EXPECT_INT(u, bconf_tkey_of("event.synthetic.lat.fields"),
+			BCONF_TK_SYNTH_FIELDS);
+	UNIT_EXPECT_INT(u, bconf_tkey_of("event.a.b.hist"), BCONF_TK_HIST);
+	UNIT_EXPECT_INT(u, bconf_tkey_of("event.a.b.hist.2"), BCONF_TK_HIST);
+	UNIT_EXPECT_INT(u, bconf_tkey_of("event.a.b.hist.onmax.var"),
+			BCONF_TK_HIST_PART);
+	UNIT_EXPECT_INT(u, bconf_tkey_of("tracr"), BCONF_TK_NONE);
+	UNIT_EXPECT_INT(u, bconf_tkey_of(""), BCONF_TK_NONE);
 }
+
+/* the kernel's memparse(), as trace_boot reads buffer_size */
+static void test_memparse(struct unit *u)
+{
+	unsigned long long n = 0;
+	const char *end = NULL;
+
+	UNIT_EXPECT(u, bconf_memparse("1MB", &n, &end) && n == 1 << 20);
+	UNIT_EXPECT_STR(u, end, "B");
+	UNIT_EXPECT(u, bconf_memparse("0x10k", &n, &end) && n == 16 << 10);
+	UNIT_EXPECT(u, bconf_memparse("2g", &n, &end) && n == 2ull << 30);
+	UNIT_EXPECT(u, bconf_memparse("4096", &n, &end) && n == 4096);
+	UNIT_EXPECT_STR(u, end, "");
+	UNIT_EXPECT(u, !bconf_memparse("-1M", &n, &end));
+	UNIT_EXPECT(u, !bconf_memparse(" 1M", &n, &end));
+	UNIT_EXPECT(u, !bconf_memparse("M", &n, &end));
+}
+
+/* the one JSON string writer: control bytes, UTF-8 kept, bad bytes */
+static void test_json_string(struct unit *u)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	bconf_json_string(f, "a\"\\\n\x01\x7f \xc3\xa9 \xff\xc3");
+	bconf_json_string(f, NULL);
+	fclose(f);
+	UNIT_EXPECT_STR(u, out, "\"a\\\"\\\\\\n\\u0001\\u007f \xc3\xa9 "
+			"\\ufffd\\ufffd\"\"\"");
+	free(out);
+}
+
+
 
 static void test_distance(struct unit *u)
 {
@@ -323,6 +377,8 @@ static void test_json(struct unit *u)
 
 static const struct unit_case cases[] = {
 	UNIT_CASE(test_grammar),
+	UNIT_CASE(test_memparse),
+	UNIT_CASE(test_json_string),
 	UNIT_CASE(test_distance),
 	UNIT_CASE(test_clean),
 	UNIT_CASE(test_unknown_key),

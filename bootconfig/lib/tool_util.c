@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tool_util.c - what the bootconfig CLI, lint and trace-analysis share
+ * beyond the tree: reading a whole file, writing a JSON string, where a
+ * node's text is in the input.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+BCONF_EXPORT int bconf_read_file(const char *path, size_t max, char **buf,
+				 size_t *len)
+{
+	size_t n = 0, cap = 4096;
+	char *b = NULL, *nb;
+	ssize_t r;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		if (n + 1 >= cap || !b) {
+			cap = b ? cap * 2 : cap;
+			nb = realloc(b, cap);
+			if (!nb) {
+				err = -ENOMEM;
+				break;
+			}
+			b = nb;
+		}
+		r = read(fd, b + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = -errno;
+			break;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n > max) {
+			err = -EFBIG;
+			break;
+		}
+	}
+	close(fd);
+	if (err) {
+		free(b);
+		return err;
+	}
+	b[n] = '\0';
+	*buf = b;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+BCONF_EXPORT size_t bconf_node_offset(const struct bconf_node *node)
+{
+	return node->data & ~BCONF_VALUE_FLAG;
+}
+
+/* Length of the valid UTF-8 sequence at @p, or 0. */
+static size_t utf8_len(const unsigned char *p)
+{
+	size_t n, i;
+	unsigned int cp;
+
+	if (p[0] < 0xc2 || p[0] > 0xf4)
+		return 0;
+	n = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
+	cp = p[0] & (0x7f >> n);
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+BCONF_EXPORT void bconf_json_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n;
+
+	fputc('"', f);
+	for (; *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", f); continue;
+		case '\\': fputs("\\\\", f); continue;
+		case '\n': fputs("\\n", f); continue;
+		case '\t': fputs("\\t", f); continue;
+		case '\r': fputs("\\r", f); continue;
+		default: break;
+		}
+		if (*p < 0x20 || *p == 0x7f) {
+			fprintf(f, "\\u%04x", *p);
+		} else if (*p < 0x80) {
+			fputc(*p, f);
+		} else if ((n = utf8_len(p))) {
+			fwrite(p, 1, n, f);
+			p += n - 1;
+		} else {
+			fputs("\\ufffd", f);
+		}
+	}
+	fputc('"', f);
+}
