@@ -40,8 +40,7 @@ btb_bootconfig()
 
 btb_collector()
 {
-	make -s -C "$BT_TOP/collect" >&2 || bt_die "building collect/ (boottrace-collect) failed"
-	printf '%s\n' "$BT_TOP/collect/build/boottrace-collect"
+	bt_tool collect boottrace-collect
 }
 
 btb_dracut_version()
@@ -179,9 +178,7 @@ btb_conf_initrd()
 	local krel=$1 conf=$2 mode=$3 nocache=${4:-} cache key tool
 
 	bt_need_pkgs "${BTB_PKGS[@]}"
-	[ -x "$BT_TOP/bootconfig/build/bootconfig" ] || make -s -C "$BT_TOP/bootconfig" >&2 ||
-		bt_die "building bootconfig failed"
-	tool=$BT_TOP/bootconfig/build/bootconfig
+	tool=$(bt_tool bootconfig bootconfig)
 	cache="$(bt_cache_dir)/initrd"
 	mkdir -p "$cache"
 	key=$({

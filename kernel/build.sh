@@ -18,7 +18,8 @@ BT_KERNEL_RECIPE=2
 usage()
 {
 	cat <<'USAGE'
-usage: kernel/build.sh [--tree 6.1|6.12] [--config EXTRA.config]... [options]
+usage: kernel/build.sh [--tree 6.1|6.12] [--flavour qemu|debian]
+                       [--config EXTRA.config]... [options]
        boottrace kernel [same options]
 
 Build boottrace's kernel (or reuse the cached one) and print the absolute
@@ -28,6 +29,20 @@ has modules (=m), modules/*.ko.
 
   --tree 6.1|6.12     packaged source tree to use (default 6.1; installs
                       the linux-source-<tree> package when missing)
+  --flavour qemu      (default) `make tinyconfig` + kernel/configs/
+                      boottrace.config + boottrace-<tree>.config: a small
+                      kernel for QEMU boots
+  --flavour debian    Debian's own config for this architecture (package
+                      linux-config-<tree>, same version as linux-source) +
+                      kernel/configs/debian.config (the boot-time tracing
+                      symbols); also reports how the merged config differs
+                      from Debian's (every Debian symbol it does not
+                      override must keep its value)
+  --config-only       merge and verify the config, build nothing; print
+                      the merged .config's path (a report beside it)
+  --deb               build installable packages with `make bindeb-pkg`
+                      (linux-image-<release>, release ending in -boottrace
+                      or -boottrace-debian) and print the .deb paths
   --config FILE       extra Kconfig fragment merged after
                       kernel/configs/boottrace.config and
                       kernel/configs/boottrace-<tree>.config (repeatable;
@@ -60,6 +75,9 @@ force=0
 verbose=0
 quiet=0
 print_dir=0
+flavour=qemu
+deb=0
+config_only=0
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -73,6 +91,11 @@ while [ $# -gt 0 ]; do
 	--series) [ $# -ge 2 ] || bt_die "--series needs a file"
 		series_file=$2; shift ;;
 	--series=*) series_file=${1#--series=} ;;
+	--flavour) [ $# -ge 2 ] || bt_die "--flavour needs an argument (qemu or debian)"
+		flavour=$2; shift ;;
+	--flavour=*) flavour=${1#--flavour=} ;;
+	--deb) deb=1 ;;
+	--config-only) config_only=1 ;;
 	--force) force=1 ;;
 	--print-dir) print_dir=1 ;;
 	-v | --verbose) verbose=1 ;;
@@ -83,6 +106,11 @@ while [ $# -gt 0 ]; do
 done
 
 tree=$(bt_tree_series "$tree")
+case "$flavour" in
+qemu | debian) ;;
+*) bt_die "unknown flavour '$flavour' (use qemu or debian)" ;;
+esac
+[ "$deb" = 0 ] || [ "$config_only" = 0 ] || bt_die "--deb and --config-only exclude each other"
 t_start=$SECONDS
 
 # Defaults that depend on the tree: kernel/series-<tree> when it exists
@@ -95,6 +123,7 @@ fi
 base_fragments=("$BT_TOP/kernel/configs/boottrace.config")
 [ ! -f "$BT_TOP/kernel/configs/boottrace-$tree.config" ] ||
 	base_fragments+=("$BT_TOP/kernel/configs/boottrace-$tree.config")
+[ "$flavour" = qemu ] || base_fragments=("$BT_TOP/kernel/configs/$flavour.config")
 fragments=("${base_fragments[@]}" ${fragments[@]+"${fragments[@]}"})
 
 # "boottrace: kernel: [  12s] MSG" on stderr.
@@ -173,6 +202,183 @@ parse_fragment()
 	done <"$file"
 }
 
+# ---------------------------------------------------------------------------
+# Flavours and packages (--flavour, --config-only, --deb)
+# ---------------------------------------------------------------------------
+
+# Debian's config for this architecture from linux-config-<tree>, which
+# must be the same version as linux-source-<tree>: prints its path.
+debian_config_file()
+{
+	local arch cver f
+
+	arch=$(dpkg --print-architecture)
+	bt_need_pkgs "linux-config-$tree"
+	cver=$(dpkg-query -W -f='${Version}' "linux-config-$tree")
+	[ "$cver" = "$pkgver" ] ||
+		bt_die "linux-config-$tree is $cver but linux-source-$tree is $pkgver: install the same version of both"
+	f=/usr/src/linux-config-$tree/config.${arch}_none_$arch.xz
+	[ -f "$f" ] || f=$(find "/usr/src/linux-config-$tree" -name "config.${arch}_none_*.xz" |
+		LC_ALL=C sort | head -n1)
+	[ -f "$f" ] ||
+		bt_die "no config.${arch}_none_*.xz in /usr/src/linux-config-$tree (architecture $arch)"
+	printf '%s\n' "$f"
+}
+
+# Extra cache-key lines of the flavour (none for qemu: its keys predate
+# the flavours).
+flavour_key()
+{
+	[ "$flavour" = qemu ] && return 0
+	printf 'flavour=%s\nbase=%s %s\nmake=%s\npahole=%s\n' "$flavour" "$(debian_config_file)" \
+		"$(xz -dc "$(debian_config_file)" | sha256sum | cut -d' ' -f1)" \
+		"${flavour_make[*]-}" "$(pahole --version)"
+}
+
+# Extra make arguments of the flavour (flavour_make): Debian's config was
+# made with CC=gcc-<N> (its CC_VERSION_TEXT says which); the same compiler
+# under that name keeps CC_VERSION_TEXT as Debian has it.  And pahole:
+# without it the BTF symbols of Debian's config are dropped.
+flavour_make=()
+flavour_toolchain()
+{
+	local cc
+
+	[ "$flavour" = debian ] || return 0
+	bt_need_pkgs dwarves
+	cc=$(xz -dc "$(debian_config_file)" |
+		sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ ]*\) .*/\1/p')
+	if [ -n "$cc" ] && command -v "$cc" >/dev/null; then
+		flavour_make=(CC="ccache $cc")
+	fi
+}
+
+# base_config WORK: the config the fragments are merged onto, as
+# $obj/.config (and a copy in WORK/base.config for the report).
+base_config()
+{
+	case "$flavour" in
+	qemu) kmake tinyconfig ;;
+	debian)
+		xz -dc "$(debian_config_file)" >"$obj/.config" &&
+			cp "$obj/.config" "$1/base.config"
+		;;
+	esac
+}
+
+# Lines "CONFIG_X<TAB>value" (n for "is not set") of a full .config.
+config_values()
+{
+	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)$/\1\t\2/p' \
+		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1\tn/p' "$1"
+}
+
+# flavour_config_report WORK: how the merged config ($obj/.config) differs
+# from the base config (WORK/base.config): the
+# fragment symbols that change Debian's value, every other symbol whose
+# value changed (a Debian symbol not kept: listed, and counted as
+# "changed"), and the symbols that are new.  On stdout (the report file);
+# a summary on stderr.
+flavour_config_report()
+{
+	local work=$1 sym val frag_changed=0 frag_same=0 kept=0 changed=0 added=0
+	declare -A base=() merged=() inf=()
+
+	while IFS=$'\t' read -r sym val; do base[$sym]=$val; done \
+		< <(config_values "$work/base.config")
+	while IFS=$'\t' read -r sym val; do merged[$sym]=$val; done \
+		< <(config_values "$obj/.config")
+	for sym in "${order[@]}"; do inf[$sym]=1; done
+	printf '# %s config (%s) + %s, linux-source-%s %s\n' "$flavour" \
+		"$(debian_config_file)" "${fragments[*]}" "$tree" "$pkgver"
+	for sym in "${order[@]}"; do
+		if [ "${base[$sym]-n}" = "${want[$sym]}" ]; then
+			frag_same=$((frag_same + 1))
+		else
+			frag_changed=$((frag_changed + 1))
+			printf 'fragment: %s: %s -> %s\n' "$sym" "${base[$sym]-(absent)}" "${want[$sym]}"
+		fi
+	done
+	for sym in $(printf '%s\n' "${!base[@]}" | LC_ALL=C sort); do
+		[ -z "${inf[$sym]+x}" ] || continue
+		if [ "${merged[$sym]-n}" = "${base[$sym]}" ]; then
+			kept=$((kept + 1))
+		else
+			changed=$((changed + 1))
+			printf 'changed: %s: %s -> %s\n' "$sym" "${base[$sym]}" "${merged[$sym]-(absent)}"
+		fi
+	done
+	for sym in $(printf '%s\n' "${!merged[@]}" | LC_ALL=C sort); do
+		if [ -n "${base[$sym]+x}" ] || [ -n "${inf[$sym]+x}" ]; then
+			continue
+		fi
+		added=$((added + 1))
+		printf 'new: %s=%s\n' "$sym" "${merged[$sym]}"
+	done
+	printf 'summary: %d fragment symbols kept (%d set differently from Debian, %d already as Debian has them); %d Debian symbols kept; %d changed; %d new\n' \
+		$((frag_changed + frag_same)) "$frag_changed" "$frag_same" "$kept" "$changed" "$added"
+	step "$flavour config: ${#order[@]} fragment symbols kept ($frag_changed differ from Debian's), $kept Debian symbols kept, $changed changed, $added new"
+	[ "$changed" = 0 ] || step "warning: $changed Debian symbol(s) changed without being in the fragment (see 'changed:' in the report)"
+}
+
+# finish_config_only WORK: keep .config and the report (WORK/config-report)
+# in $entry/config/, print the .config's path, stop.
+finish_config_only()
+{
+	local work=$1 dir="$entry/config"
+
+	[ -f "$work/config-report" ] ||
+		printf 'summary: %d fragment symbols kept\n' "${#order[@]}" >"$work/config-report"
+	mkdir -p "$work/config"
+	cp "$obj/.config" "$work/config/.config"
+	cp "$work/config-report" "$work/config/report"
+	rm -rf "$dir"
+	mv "$work/config" "$dir"
+	cat "$dir/report" >&2
+	cleanup
+	finished=1
+	printf '%s\n' "$dir/.config"
+	exit 0
+}
+
+# The .deb files `make bindeb-pkg` wrote next to the build directory.
+collect_debs()
+{
+	local from=$1 to=$2 d n=0
+
+	mkdir -p "$to"
+	for d in "$from"/*.deb; do
+		[ -f "$d" ] || continue
+		mv "$d" "$to/"
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] || fail "make bindeb-pkg wrote no .deb"
+}
+
+# "-config" for --config-only: its lock and work directories are its own,
+# so that a merge never waits for a build of the same entry (nor removes
+# its work directory as a leftover).
+work_kind()
+{
+	[ "$config_only" = 0 ] || printf -- '-config'
+}
+
+# A cached build that has what was asked for (with --deb: the packages).
+built_already()
+{
+	[ -f "$out/bzImage" ] && { [ "$deb" = 0 ] || [ -d "$out/debs" ]; }
+}
+
+# What the command prints on stdout: the bzImage, or with --deb the .debs.
+print_result()
+{
+	if [ "$deb" = 1 ]; then
+		find "$out/debs" -name '*.deb' | LC_ALL=C sort
+	else
+		printf '%s\n' "$out/bzImage"
+	fi
+}
+
 for i in "${!fragments[@]}"; do
 	f=${fragments[$i]}
 	if [ ! -f "$f" ] || [ ! -r "$f" ]; then
@@ -193,15 +399,20 @@ bt_need_pkgs gcc binutils
 pkgver=$(bt_tree_pkgver "$tree")
 series_hash=$(hash_named "$patch_dir" ${patches[@]+"${patches[@]}"})
 fragment_hash=$(hash_contents "${fragments[@]}")
+flavour_toolchain
 cc_version=$(gcc --version | head -n1)
 ld_version=$(ld --version | head -n1)
-key=$(printf 'recipe=%s\ntree=linux-source-%s %s\nseries=%s\nfragments=%s\ngcc=%s\nld=%s\n' \
-	"$BT_KERNEL_RECIPE" "$tree" "$pkgver" "$series_hash" "$fragment_hash" \
-	"$cc_version" "$ld_version" | sha256sum | cut -c1-16)
+key=$({
+	printf 'recipe=%s\ntree=linux-source-%s %s\nseries=%s\nfragments=%s\ngcc=%s\nld=%s\n' \
+		"$BT_KERNEL_RECIPE" "$tree" "$pkgver" "$series_hash" "$fragment_hash" \
+		"$cc_version" "$ld_version"
+	flavour_key
+} | sha256sum | cut -c1-16)
 
 cache=$(bt_cache_dir)
 cache=$(cd "$cache" && pwd -P)
 entry="$cache/kernels/$tree-$key"
+[ "$flavour" = qemu ] || entry="$cache/kernels/$tree-$flavour-$key"
 out="$entry/out"
 
 if [ "$print_dir" = 1 ]; then
@@ -210,13 +421,20 @@ if [ "$print_dir" = 1 ]; then
 	exit 0
 fi
 
-if [ "$force" = 0 ] && [ -f "$out/bzImage" ]; then
+if [ "$force" = 0 ] && [ "$config_only" = 1 ] && [ -f "$entry/config/.config" ]; then
+	step "cached config: linux-source-$tree $pkgver, flavour $flavour, key $key"
+	cat "$entry/config/report" >&2
+	printf '%s\n' "$entry/config/.config"
+	exit 0
+fi
+if [ "$force" = 0 ] && [ "$config_only" = 0 ] && built_already; then
 	step "cached: linux-source-$tree $pkgver, key $key"
-	printf '%s\n' "$out/bzImage"
+	print_result
 	exit 0
 fi
 
 bt_need_pkgs make flex bison bc libelf-dev libssl-dev ccache patch xz-utils cpio
+[ "$deb" = 0 ] || bt_need_pkgs dpkg-dev rsync kmod
 
 # ---------------------------------------------------------------------------
 # Locks: one builder per entry; and (below, around `make bzImage` only) one
@@ -224,23 +442,23 @@ bt_need_pkgs make flex bison bc libelf-dev libssl-dev ccache patch xz-utils cpio
 # only slow each other down.
 # ---------------------------------------------------------------------------
 mkdir -p "$entry"
-exec 8>"$entry/.lock"
+exec 8>"$entry/.lock$(work_kind)"
 if ! flock -n 8; then
 	step "another process is building this kernel; waiting ($entry/.lock)"
 	flock 8
 fi
-if [ "$force" = 0 ] && [ -f "$out/bzImage" ]; then
+if [ "$force" = 0 ] && [ "$config_only" = 0 ] && built_already; then
 	step "built by the other process"
-	printf '%s\n' "$out/bzImage"
+	print_result
 	exit 0
 fi
 
 # Leftovers of builds that were killed (we hold the entry lock).
-for d in "$entry"/build.*; do
+for d in "$entry"/build"$(work_kind)".*; do
 	[ -d "$d" ] && rm -rf "$d"
 done
 
-tmp=$(mktemp -d "$entry/build.XXXXXX")
+tmp=$(mktemp -d "$entry/build$(work_kind).XXXXXX")
 src="$tmp/src"
 obj="$tmp/obj"
 log="$tmp/build.log"
@@ -290,7 +508,7 @@ bt_kbuild_env "$cache"
 
 kmake()
 {
-	logged bt_kmake "$src" "$obj" "$@"
+	logged bt_kmake "$src" "$obj" ${flavour_make[@]+"${flavour_make[@]}"} "$@"
 }
 
 # ccache's counters, for the metadata: "hits misses".
@@ -322,7 +540,7 @@ step "source ready (${#patches[@]} patches applied) in $((SECONDS - t))s"
 # --- config -------------------------------------------------------------
 t=$SECONDS
 mkdir -p "$obj"
-kmake tinyconfig || fail "make tinyconfig failed"
+base_config "$tmp" || fail "making the $flavour base config failed"
 # merge_config.sh writes temporary files into $PWD: run it inside obj.
 (cd "$obj" && logged "$src/scripts/kconfig/merge_config.sh" -m .config \
 	"${fragments[@]}") || fail "merge_config.sh failed"
@@ -356,6 +574,8 @@ if [ ${#bad[@]} -gt 0 ]; then
 	fail "${#bad[@]} fragment symbol(s) did not get their value after olddefconfig (fix their dependencies in the fragment)"
 fi
 step "config merged and verified (${#order[@]} symbols) in $((SECONDS - t))s"
+[ "$flavour" = qemu ] || flavour_config_report "$tmp" >"$tmp/config-report"
+[ "$config_only" = 0 ] || finish_config_only "$tmp"
 
 # --- build ---------------------------------------------------------------
 exec 9>"$cache/kernels/.build.lock"
@@ -369,6 +589,8 @@ read -r hits0 miss0 < <(ccache_counts)
 # Modules only when the fragments ask for some (=m).
 targets=(bzImage)
 ! grep -q '=m$' "$obj/.config" || targets+=(modules)
+# bindeb-pkg builds the image and the modules itself, then packages them.
+[ "$deb" = 0 ] || targets=(bindeb-pkg)
 step "make -j$jobs ${targets[*]} (ccache $CCACHE_DIR)"
 # Objects compiled so far (kbuild's "  CC  path" lines) and, for the
 # progress line, how many the newest build of this tree compiled.
@@ -405,16 +627,19 @@ release=$(make -s -C "$src" O="$obj" CC="ccache gcc" kernelrelease 2>>"$log") ||
 	fail "make kernelrelease failed"
 mkdir "$tmp/out"
 cp "$obj/arch/x86/boot/bzImage" "$obj/System.map" "$obj/.config" "$tmp/out/"
-if [ "${#targets[@]}" -gt 1 ]; then
+if grep -q '=m$' "$obj/.config"; then
 	# Flat: out/modules/NAME.ko (insmod needs no depmod tree)
 	mkdir "$tmp/out/modules"
 	find "$obj" -name '*.ko' -exec cp {} "$tmp/out/modules/" \; ||
 		fail "copying the modules failed"
 fi
 printf '%s\n' "$release" >"$tmp/out/kernelrelease"
+[ "$deb" = 0 ] || collect_debs "$tmp" "$tmp/out/debs"
+[ ! -f "$tmp/config-report" ] || cp "$tmp/config-report" "$tmp/out/config-report"
 {
 	printf 'tree=linux-source-%s\n' "$tree"
 	printf 'tree_version=%s\n' "$pkgver"
+	printf 'flavour=%s\n' "$flavour"
 	printf 'kernelrelease=%s\n' "$release"
 	printf 'key=%s\n' "$key"
 	printf 'recipe=%s\n' "$BT_KERNEL_RECIPE"
@@ -443,4 +668,4 @@ mv "$tmp/out" "$out"
 finished=1
 rm -rf "$tmp" "$failed_log"
 step "done: $out/bzImage ($release, $(stat -c %s "$out/bzImage") bytes)"
-printf '%s\n' "$out/bzImage"
+print_result

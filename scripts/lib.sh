@@ -17,6 +17,7 @@
 #                            while PID runs, show "WHAT: `FN ARGS` [Ns]" on
 #                            stderr (a terminal: one line refreshed at most
 #                            once a second; else a line per change or 30 s)
+#   bt_tool STAGE NAME       path of a compiled program (checkout or installed)
 #
 # Cache layout (everything below is safe to delete):
 #   $BOOTTRACE_CACHE/trees/<pkgver>/linux-source-<S>/   extracted trees
@@ -193,4 +194,25 @@ bt_progress()
 		fi
 	done
 	[ -z "$tty" ] || printf '\r\033[K' >&2
+}
+
+# bt_tool STAGE NAME: the path of NAME, a program compiled in the stage
+# directory STAGE (bootconfig, trace-analysis, ...).  In a checkout it is
+# STAGE/build/NAME, made first when missing or stale (make's output on
+# stderr).  Installed (`make install`, the Debian package: BT_TOP is
+# PREFIX/share/boottrace and has no STAGE/Makefile) it is PREFIX/bin/NAME.
+bt_tool()
+{
+	local stage=$1 name=$2 bindir
+
+	if [ -f "$BT_TOP/$stage/Makefile" ]; then
+		make -s -C "$BT_TOP/$stage" "build/$name" >&2 ||
+			bt_die "building $stage/build/$name failed"
+		printf '%s\n' "$BT_TOP/$stage/build/$name"
+		return 0
+	fi
+	bindir=$(cd "$BT_TOP/../../bin" 2>/dev/null && pwd) ||
+		bt_die "$BT_TOP is neither a checkout nor PREFIX/share/boottrace"
+	[ -x "$bindir/$name" ] || bt_die "$bindir/$name is missing (reinstall boottrace)"
+	printf '%s\n' "$bindir/$name"
 }

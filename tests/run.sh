@@ -4,11 +4,17 @@
 #   tests/run.sh [SUITE...]     default: every suite, in pipeline order
 #
 # Suites: unit (library unit tests, gcc, plain and ASan+UBSan), clang (the
-# user-space code under clang -Werror), install (make install + pkg-config),
+# user-space code under clang -Werror), install (make install + pkg-config,
+# every boottrace verb from the install), package (dpkg-buildpackage,
+# lintian, the .debs unpacked and run), archive (boottrace-collect.service's
+# archive and --boot, on a fake collector), system (not in the default
+# list yet: a bookworm system from mmdebstrap with the packages and the
+# kernel .deb installed inside it; tests/system/),
 # shell (shellcheck), compat (the
 # tree's test-bootconfig.sh against our bootconfig), diff (differential
 # test against the kernel's parser), kernel (kernel/build.sh, building the
-# kernel when it is not cached), boot (QEMU boots, TAP via prove),
+# kernel when it is not cached; the flavours' merged configs), boot (QEMU
+# boots, TAP via prove),
 # series (the kernel patch series: checkpatch, git am on both trees,
 # hostile trailers, limits, early cpio, trace_boot reporting, in QEMU),
 # analysis (trace-analysis on real boots), dracut (the delivery module with
@@ -27,7 +33,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
 
-all=(unit clang install shell compat diff kernel boot series analysis dracut lint examples)
+all=(unit clang install package archive shell compat diff kernel boot series analysis dracut lint examples)
 
 suite_unit()
 {
@@ -52,9 +58,19 @@ suite_shell()
 	shellcheck "${files[@]}"
 }
 suite_install() { tests/install/run.sh; }
+suite_package() { tests/package/run.sh; }
+suite_archive() { prove -v tests/archive/; }
+suite_system() { prove -v tests/system/; }
 suite_compat() { tests/compat/run.sh; }
 suite_diff() { N="${DIFF_N:-10000}" tests/diff/run.sh; }
-suite_kernel() { kernel/test.sh --built; }
+suite_kernel()
+{
+	local rc=0
+
+	kernel/test.sh --built || rc=1
+	kernel/test-config.sh || rc=1
+	return $rc
+}
 jobs=${BOOTTRACE_TEST_JOBS:-$(nproc)}
 # prove_boots DIR: the TAP files of DIR, $jobs at a time (the tools they
 # build first, so that concurrent files find them up to date)

@@ -13,7 +13,7 @@ LINT_TESTS	:= $(sort $(wildcard lint/tests/test_*.c))
 all: $(B)/boottrace-lint
 
 $(B)/boottrace-lint: lint/main.c $(LINT_SRC) $(LINT_HDR) $(B)/libbootconfig.a
-	$(CC) $(LINT_CFLAGS) -o $@ lint/main.c $(LINT_SRC) $(B)/libbootconfig.a
+	$(CC) $(LINT_CFLAGS) $(LDFLAGS) -o $@ lint/main.c $(LINT_SRC) $(B)/libbootconfig.a
 
 $(B)/asan/boottrace-lint: lint/main.c $(LINT_SRC) $(LINT_HDR) $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(dir $@)
@@ -42,7 +42,10 @@ lint-install: $(B)/boottrace-lint
 	install -m 755 $(B)/boottrace-lint $(DESTDIR)$(BINDIR)/boottrace-lint
 	install -m 644 lint/boottrace-lint.1 $(DESTDIR)$(MANDIR)/man1/
 
-.PHONY: lint-check lint-install
+lint-uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/boottrace-lint $(DESTDIR)$(MANDIR)/man1/boottrace-lint.1
+
+.PHONY: lint-check lint-install lint-uninstall
 
 # lint-fuzz: a short libFuzzer run of the lint (FUZZ_SECONDS), seeded with
 # the examples and the rule cases; LINT_FUZZ_KNOWLEDGE=DIR adds the

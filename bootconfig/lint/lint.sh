@@ -60,12 +60,7 @@ while [ $# -gt 0 ]; do
 done
 [ ${#confs[@]} -gt 0 ] || { echo "boottrace lint: no CONF.bconf given (see --help)" >&2; exit 2; }
 
-lint=$BT_TOP/bootconfig/build/boottrace-lint
-if ! [ -x "$lint" ] || [ -n "$(find "$BT_TOP/bootconfig/lint" "$BT_TOP/bootconfig/lib" \
-	-newer "$lint" -name '*.[ch]' -print -quit)" ]; then
-	make -s -C "$BT_TOP/bootconfig" build/boottrace-lint >&2 ||
-		bt_die "cannot build boottrace-lint"
-fi
+lint=$(bt_tool bootconfig boottrace-lint)
 
 # The lint only reads a kernel's knowledge; `boottrace knowledge` writes it.
 kdir=''

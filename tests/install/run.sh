@@ -1,7 +1,10 @@
 #!/bin/bash
 # tests/install/run.sh - `make install` into a staging DESTDIR, then build
 # and run a program against the installed header, library and .pc file,
-# both shared and static, and check the man page and command.
+# both shared and static, and check the man pages and commands; run every
+# `boottrace` verb from the staged install with the checkout hidden
+# (installed.sh, under a tmpfs mounted over the checkout in a private mount
+# namespace); `make uninstall` then removes every file.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -64,6 +67,32 @@ check "a program builds against the static library" \
 check "... and runs" sh -c "'$stage/use-static' | grep -qx 'quiet '"
 check "only bconf_ symbols are exported" sh -c \
 	"! nm -D --defined-only '$root/lib/libbootconfig.so.0' | awk '{print \$3}' | grep -v '^bconf_' | grep -q ."
+
+# --- boottrace from the install, without the checkout -------------------
+check "boottrace installed" test -x "$root/bin/boottrace"
+check "dracut module installed" \
+	test -x "$stage/usr/lib/dracut/modules.d/95bootconfig/module-setup.sh"
+check "no checkout path in the installed text files" sh -c "! grep -rlIF '$top' '$stage/usr'"
+for m in boottrace bootconfig boottrace-lint trace-analysis; do
+	check "man page $m(1) renders without warnings" sh -c "test -f '$root/share/man/man1/$m.1' &&
+		! groff -man -ww -z '$root/share/man/man1/$m.1' 2>&1 | grep -q ."
+done
+check "the collect unit runs the installed boottrace" grep -qx \
+	"ExecStart=/usr/local/bin/boottrace boots --save" "$root/lib/systemd/system/boottrace-collect.service"
+check "its settings file is installed" test -f "$stage/etc/default/boottrace"
+comp=$root/share/bash-completion/completions/boottrace
+check "bash completion is clean for shellcheck" shellcheck -s bash "$comp"
+check "bash completion completes verbs" bash -c ". '$comp'
+	COMP_WORDS=(boottrace rep); COMP_CWORD=1; _boottrace; [ \"\${COMPREPLY[*]}\" = report ]"
+
+out=$("$top/tests/install/installed.sh" "$root") || true
+printf '%s\n' "$out"
+passed=$((passed + $(grep -c '^ok' <<<"$out" || true)))
+failed=$((failed + $(grep -c '^not ok' <<<"$out" || true)))
+
+make -s -C "$top" uninstall PREFIX=/usr/local DESTDIR="$stage" >/dev/null
+check "make uninstall removes every installed file" \
+	sh -c "! find '$stage/usr' '$stage/etc' ! -type d | grep -q ."
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
