@@ -15,7 +15,7 @@ set -euo pipefail
 build_pkgs=(gcc make pkg-config libc6-dev
 	libtraceevent-dev libtracefs-dev libtracecmd-dev)
 check_pkgs=(clang libclang-rt-14-dev valgrind shellcheck perl
-	linux-source-6.1 bc python3 jq libxml2-utils groff-base python3-jsonschema
+	linux-source-6.1 bc python3 jq libxml2-utils groff-base python3-jsonschema python3-scipy
 	chromium)
 boot_pkgs=(linux-source-6.1 flex bison bc libelf-dev libssl-dev cpio zstd
 	ccache qemu-system-x86 dracut-core systemd trace-cmd kmod xz-utils)
