@@ -16,7 +16,7 @@ build_pkgs=(gcc make pkg-config libc6-dev
 	libtraceevent-dev libtracefs-dev libtracecmd-dev)
 check_pkgs=(clang libclang-rt-14-dev valgrind shellcheck perl xfsprogs
 	linux-source-6.1 bc python3 jq libxml2-utils groff-base python3-jsonschema
-	chromium dpkg-dev debhelper lintian linux-config-6.1 dwarves)
+	python3-scipy chromium dpkg-dev debhelper lintian linux-config-6.1 dwarves)
 boot_pkgs=(linux-source-6.1 flex bison bc libelf-dev libssl-dev cpio zstd
 	ccache qemu-system-x86 dracut-core systemd trace-cmd kmod xz-utils)
 

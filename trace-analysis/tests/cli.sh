@@ -10,7 +10,7 @@ bin=$(readlink -f "${1:?usage: cli.sh BINARY}")
 fx=$here/fixtures/bundles
 # shellcheck source=../../scripts/lib.sh
 . "$top/scripts/lib.sh"
-bt_need_pkgs jq libxml2-utils chromium python3-jsonschema
+bt_need_pkgs jq libxml2-utils chromium python3-jsonschema python3-scipy
 # rendered pictures are kept here for a person to look at
 art=$(cd "$here/.." && pwd)/build/artifacts
 mkdir -p "$art"
@@ -353,6 +353,98 @@ has "kunit.py names the regressions" 'Failures: boottrace diff.initcall:acpi_ini
 if grep -qE '\[ERROR\]|Traceback|CRASHED' "$tmp/kp"; then bad "diff ktap: no parser errors"; else
 	ok "diff ktap: no parser errors"; fi
 run "diff missing bundle" 2 "$bin" diff "$fx/initcalls" "$tmp/nope"
+
+# --- diff over sets of boots (DIR/1 .. DIR/N), made at test time from the
+# default bundle by make_set.py: each boot at its own speed (+-30%) with
+# +-10% noise per initcall, as boots under TCG differ
+mkset() { python3 "$here/make_set.py" "$fx/default" "$@"; }
+rm -rf "$tmp/sa" "$tmp/sb" "$tmp/sslow" "$tmp/snoise" "$tmp/sdrop"
+mkset "$tmp/sa" 5 --seed 1
+mkset "$tmp/sb" 5 --seed 2
+mkset "$tmp/sslow" 5 --seed 3 --slow '^acpi_.*:3'
+mkset "$tmp/snoise" 5 --seed 4 --slow '^acpi_init$:3' --slow-boots 1,2,3
+mkset "$tmp/sdrop" 5 --seed 5 --drop kswapd_init
+run "set diff, same config" 0 "$bin" diff "$tmp/sa" "$tmp/sb"
+has "set diff: sets named" '^A  .*/sa \(set of 5 boots, '
+has "set diff: per-boot factors" "^each boot's initcall values scaled to A's medians by A( [0-9.]+){5}; B( [0-9.]+){5}$"
+has "set diff: no regression" '^result: no regression$'
+run "set diff, acpi_* 3x slower" 1 "$bin" diff "$tmp/sa" "$tmp/sslow"
+has "set diff names acpi_init" '^  REGRESSION initcall:acpi_init .* p=0\.0079 > abs 20000 us and 50% '
+run "set diff json" 1 "$bin" diff "$tmp/sa" "$tmp/sslow" --json
+cp "$tmp/out" "$tmp/set.json"
+if jq -e '.boots_a == 5 and .boots_b == 5 and (.scale_b | length) == 5 and
+		([.metrics[] | select(.status == "regression") | .name] | index("initcall:acpi_init"))
+		and ([.metrics[] | select(.name == "initcall:acpi_init") | .values_b | length] == [5])' \
+		"$tmp/set.json" >/dev/null; then
+	ok "set diff json names acpi_init"; else bad "set diff json names acpi_init"; fi
+# every p in the JSON recomputed by SciPy from the same per-boot values
+if /usr/bin/python3 - "$tmp/set.json" >"$tmp/sp" 2>&1 <<'PY'
+import json, sys
+from scipy.stats import mannwhitneyu
+d = json.load(open(sys.argv[1]))
+n = bad = 0
+for m in d["metrics"]:
+    if "p" not in m:
+        continue
+    a = [v for v in m["values_a"] if v is not None]
+    b = [v for v in m["values_b"] if v is not None]
+    ties = len(set(a + b)) < len(a + b)
+    meth = "asymptotic" if ties or max(len(a), len(b)) > 20 else "exact"
+    p = mannwhitneyu(b, a, alternative="two-sided", method=meth).pvalue
+    n += 1
+    if abs(p - m["p"]) > 1e-5:
+        bad += 1
+        print(m["name"], m["p"], p)
+print(f"{n} compared, {bad} differ")
+sys.exit(1 if bad or n < 100 else 0)
+PY
+then ok "set diff p values match scipy ($(tail -1 "$tmp/sp"))"; else
+	bad "set diff p values match scipy"; sed 's/^/    /' "$tmp/sp" | tail -5; fi
+run "set diff ktap" 1 "$bin" diff "$tmp/sa" "$tmp/sslow" --ktap
+cp "$tmp/out" "$tmp/set.ktap"
+has "set ktap names acpi_init" '^    not ok [0-9]+ initcall:acpi_init$'
+python3 "$kunit" parse "$tmp/set.ktap" >"$tmp/kp" 2>&1 || true
+n=$(grep -c '^    \(not \)\?ok ' "$tmp/set.ktap")
+nf=$(grep -c '^    not ok ' "$tmp/set.ktap")
+has "set ktap counts in kunit.py" "Ran $n tests: passed: [0-9]+, failed: $nf, skipped: [0-9]+" "$tmp/kp"
+if grep -qE '\[ERROR\]|Traceback|CRASHED' "$tmp/kp"; then bad "set ktap: no parser errors"; else
+	ok "set ktap: no parser errors"; fi
+# a per-pattern override lets acpi_* grow by 500%
+printf 'total:* ignore\n' >"$tmp/th"
+run "set diff --threshold override" 0 "$bin" diff "$tmp/sa" "$tmp/sslow" --thresholds "$tmp/th" --threshold '^acpi_.*:500'
+run "set diff --threshold with abs" 1 "$bin" diff "$tmp/sa" "$tmp/sslow" --thresholds "$tmp/th" --threshold '^acpi_.*:100:1s'
+has "override named" 'REGRESSION initcall:acpi_init .* > abs 1000000 us and 100% \(\^acpi_\.\*, --threshold\)'
+run "set diff bad override" 2 "$bin" diff "$tmp/sa" "$tmp/sb" --threshold '^acpi_(:50'
+has "bad override message" "bad regex '\\^acpi_\\('" "$tmp/err"
+# slower in 3 of 5 boots: the median is over the threshold, U is not
+run "set diff, not significant" 0 "$bin" diff "$tmp/sa" "$tmp/snoise" --thresholds "$tmp/th"
+has "not significant shown" '^  noise +initcall:acpi_init .* p=0\.[0-9]+ > abs .*, but not significant'
+run "set diff, significant at alpha 0.5" 1 "$bin" diff "$tmp/sa" "$tmp/snoise" --thresholds "$tmp/th" --alpha 0.5
+run "set diff, removed initcall" 0 "$bin" diff "$tmp/sa" "$tmp/sdrop"
+has "set diff names removed" '^initcalls removed \(in A, not in B\): kswapd_init$'
+# one bundle against a set: thresholds only (no test with one boot)
+run "bundle vs set" 1 "$bin" diff "$fx/default" "$tmp/sslow"
+if grep -q ' p=' "$tmp/out"; then bad "bundle vs set: untested"; else ok "bundle vs set: untested"; fi
+run "--mode start needs trace.dat" 2 "$bin" diff "$tmp/sa" "$tmp/sb" --mode start
+has "--mode start message" 'mode start needs initcall start times' "$tmp/err"
+run "bad --mode" 2 "$bin" diff "$tmp/sa" "$tmp/sb" --mode middle
+mkdir -p "$tmp/sic"
+cp -r "$fx/initcalls" "$tmp/sic/1"; cp -r "$fx/initcalls" "$tmp/sic/2"
+for m in start end duration; do
+	run "set diff --mode $m on trace.dat" 0 "$bin" diff "$tmp/sic" "$tmp/sic" --mode "$m" --json
+	if jq -e --arg m "$m" '.mode == $m and .initcall_source == "trace.dat" and
+			([.metrics[] | select(.name == "initcall:kswapd_init") | .p] == [1])' "$tmp/out" >/dev/null; then
+		ok "mode $m compared"; else bad "mode $m compared"; fi
+done
+run "start times" 0 "$bin" diff "$tmp/sic" "$tmp/sic" --mode start --no-normalize --json
+if jq -e '[.metrics[] | select(.name == "initcall:kswapd_init") | .a] == [1263900]' "$tmp/out" >/dev/null; then
+	ok "start time of kswapd_init"; else bad "start time of kswapd_init"; fi
+mv "$tmp/sic/2" "$tmp/sic/3"
+run "set with a gap" 2 "$bin" diff "$tmp/sic" "$tmp/sa"
+has "gap named" 'sic: a set of bundles is numbered 1 \.\. N without gaps, but it has 2 numbered entries up to 3' "$tmp/err"
+mkdir "$tmp/empty2"
+run "not a bundle nor a set" 2 "$bin" diff "$tmp/empty2" "$tmp/sa"
+has "not a set message" "not a set of bundles" "$tmp/err"
 
 # --- malformed input: clear errors, never a crash
 mkdir "$tmp/empty"
