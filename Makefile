@@ -83,6 +83,7 @@ uninstall:
 	$(MAKE) -C bootconfig uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 	$(MAKE) -C dracut-module uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 	$(MAKE) -C trace-analysis uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	$(MAKE) -C collect uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 	rm -f $(DESTDIR)$(BINDIR)/boottrace $(DESTDIR)$(MANDIR)/man1/boottrace.1 \
 		$(DESTDIR)$(COMPDIR)/boottrace $(DESTDIR)$(COMPDIR)/bootconfig \
 		$(DESTDIR)$(UNITDIR)/boottrace-collect.service $(DESTDIR)$(SYSCONFDIR)/default/boottrace \

@@ -10,21 +10,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
-passed=0
-failed=0
-
-check()
-{
-	local name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "ok - $name"
-	else
-		failed=$((failed + 1))
-		echo "not ok - $name"
-	fi
-}
+# shellcheck source=../lib/check.sh
+. "$top/tests/lib/check.sh"
 
 make -s -C "$top" install PREFIX=/usr/local DESTDIR="$stage" >/dev/null
 root=$stage/usr/local
@@ -87,12 +74,10 @@ check "bash completion completes verbs" bash -c ". '$comp'
 
 out=$("$top/tests/install/installed.sh" "$root") || true
 printf '%s\n' "$out"
-passed=$((passed + $(grep -c '^ok' <<<"$out" || true)))
-failed=$((failed + $(grep -c '^not ok' <<<"$out" || true)))
+check_add "$out"
 
 make -s -C "$top" uninstall PREFIX=/usr/local DESTDIR="$stage" >/dev/null
 check "make uninstall removes every installed file" \
 	sh -c "! find '$stage/usr' '$stage/etc' ! -type d | grep -q ."
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+check_done

@@ -19,22 +19,8 @@ if [ -z "$work" ]; then
 	trap 'rm -rf "$work"' EXIT
 fi
 mkdir -p "$work"
-passed=0
-failed=0
-
-check()
-{
-	local name=$1
-
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "ok - $name"
-	else
-		failed=$((failed + 1))
-		echo "not ok - $name"
-	fi
-}
+# shellcheck source=../lib/check.sh
+. "$top/tests/lib/check.sh"
 
 version=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
@@ -107,8 +93,6 @@ check "/etc/default/boottrace is a conffile" sh -c \
 	 grep -qx /etc/default/boottrace"
 out=$("$top/tests/install/installed.sh" "$root/usr") || true
 printf '%s\n' "$out"
-passed=$((passed + $(grep -c '^ok' <<<"$out" || true)))
-failed=$((failed + $(grep -c '^not ok' <<<"$out" || true)))
+check_add "$out"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+check_done
