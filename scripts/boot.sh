@@ -48,6 +48,10 @@ options:
                          when it is not cached (`boottrace knowledge`; one
                          extra boot per kernel); `boottrace run` does this
   --dry-run              print what would be booted, boot nothing
+  --repeat N             boot N times and write a set of bundles,
+                         BUNDLE/1 .. BUNDLE/N (what `boottrace diff` compares
+                         as one side); BUNDLE is replaced only when all N
+                         boots succeeded
   -h, --help             this help
 QEMU options, passed to `boottrace qemu` as they are (see its --help):
   --machine pc|microvm, --accel auto|kvm|tcg, --smp N, --memory MB,
@@ -64,16 +68,19 @@ USAGE
 }
 
 conf='' bundle='' tree=6.1 kimage='' kver='' initrd='' use_bconf=1 append=''
+repeat='' once=()
 nocache='' delivery=posthoc nolint='' knowledge='' dryrun='' flavour=''
 qopts=() quiet='' mem=512
 while [ $# -gt 0 ]; do
+	cur=("$@")
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
 	-o | --output | --tree | --kernel | --kver | --initrd | --append | --delivery | \
-		--flavour)
+		--flavour | --repeat)
 		[ $# -ge 2 ] || bt_die "$1 needs a value (see boottrace boot --help)"
 		case "$1" in
 		-o | --output) bundle=$2 ;;
+		--repeat) repeat=$2 ;;
 		--tree) tree=$2 ;;
 		--kernel) kimage=$2 ;;
 		--kver) kver=$2 ;;
@@ -109,6 +116,11 @@ while [ $# -gt 0 ]; do
 		;;
 	esac
 	shift
+	# what one boot of a --repeat set is given: everything but -o and --repeat
+	case "${cur[0]}" in
+	-o | --output | --repeat) ;;
+	*) once+=("${cur[@]:0:${#cur[@]}-$#}") ;;
+	esac
 done
 
 [ -n "$conf" ] || [ -n "$initrd" ] || bt_die "no CONF.bconf given (see --help)"
@@ -134,6 +146,25 @@ fi
 bundle=${bundle%/}
 parent=$(dirname "$bundle")
 [ -d "$parent" ] || bt_die "$parent: no such directory (for -o $bundle)"
+# --repeat N: N boots of the same options into BUNDLE.partial/1..N, then
+# BUNDLE is replaced (a failed or interrupted set leaves the old one)
+if [ -n "$repeat" ]; then
+	[[ $repeat =~ ^[1-9][0-9]*$ ]] || bt_die "--repeat needs a number above 0 (got '$repeat')"
+	[ -z "$dryrun" ] || bt_die "--repeat and --dry-run do not go together"
+	rm -rf "$bundle.partial"
+	mkdir "$bundle.partial"
+	for ((k = 1; k <= repeat; k++)); do
+		[ -n "$quiet" ] || bt_log "boot $k of $repeat"
+		"$0" ${once[@]+"${once[@]}"} -o "$bundle.partial/$k" >/dev/null ||
+			bt_die "boot $k of $repeat failed; $bundle is unchanged, the boots so far are in $bundle.partial"
+	done
+	rm -rf "$bundle.old"
+	[ ! -e "$bundle" ] || mv "$bundle" "$bundle.old"
+	mv "$bundle.partial" "$bundle"
+	rm -rf "$bundle.old"
+	echo "$bundle"
+	exit 0
+fi
 if [ -e "$bundle" ] && ! [ -f "$bundle/metadata" ] && [ -n "$(ls -A "$bundle" 2>/dev/null)" ]; then
 	bt_die "$bundle exists and is not a bundle; remove it or choose another -o"
 fi

@@ -18,12 +18,12 @@ command -v jq >/dev/null || { echo "Bail out! jq missing (apt-get install jq)"; 
 t_kernel
 t_plan 13
 
-# set NAME CONF [boot options]: scripts/boot-set.sh into $T_TMP/NAME
+# set NAME CONF [boot options]: boottrace boot --repeat into $T_TMP/NAME
 set_boot()
 {
 	local name=$1 conf=$2
 	shift 2
-	"$BT_TOP/scripts/boot-set.sh" "$conf" -o "$T_TMP/$name" --repeat "$n" \
+	"$BT_TOP/bin/boottrace" boot "$conf" -o "$T_TMP/$name" --repeat "$n" \
 		"${T_KOPTS[@]}" "$@" 2>"$T_TMP/$name.err"
 }
 

@@ -37,7 +37,7 @@ cases=(
 	"-q|^qemu=-q\$"
 	"--quiet|^qemu=--quiet\$"
 )
-t_plan $((${#cases[@]} + 6))
+t_plan $((${#cases[@]} + 8))
 
 # has TEXT ERE: TEXT has a line matching ERE (TEXT shown when not)
 has()
@@ -74,4 +74,9 @@ rc=0
 out=$("$BT_TOP/bin/boottrace" run "$conf" "${T_KOPTS[@]}" --machine vax --dry-run 2>&1) || rc=$?
 t_ok "a bad QEMU option value is refused before anything runs" \
 	has "$out" '^boottrace: error: --machine: use microvm or pc$'
+rc=0
+out=$("$BT_TOP/bin/boottrace" run "$conf" "${T_KOPTS[@]}" --repeat two -o "$T_TMP/set" 2>&1) || rc=$?
+t_ok "run --repeat reaches boot, which checks its value" \
+	has "$out" "^boottrace: error: --repeat needs a number above 0 \\(got 'two'\\)\$"
+t_ok "and writes no set" test ! -e "$T_TMP/set" -a ! -e "$T_TMP/set.partial"
 t_done

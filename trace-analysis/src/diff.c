@@ -953,7 +953,7 @@ static void diff_usage(FILE *f)
 	      "against A; each side\n"
 	      "is a bundle or a set directory of boots (DIR/1 .. DIR/N, e.g. "
 	      "from\n"
-	      "scripts/boot-set.sh).  A change beyond its thresholds is a "
+	      "boottrace boot --repeat N).  A change beyond its thresholds is a "
 	      "regression; with\n"
 	      "two boots or more on each side it must also be significant "
 	      "(Mann-Whitney U).\n"

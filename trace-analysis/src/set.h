@@ -2,7 +2,7 @@
 /*
  * set.h - one side of a diff: a bundle, or a set directory of N boots of
  * one config (DIR/1 .. DIR/N, each a normal bundle, as
- * scripts/boot-set.sh writes them).
+ * boottrace boot --repeat N writes them).
  */
 #ifndef TA_SET_H
 #define TA_SET_H
