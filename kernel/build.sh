@@ -598,8 +598,9 @@ objects_done()
 {
 	grep -c -E '^  (CC|AS)( \[M\])? ' "$log" || true
 }
-objects_total=$(find "$cache/kernels" -maxdepth 3 -path "*/$tree-*/out/metadata" \
-	-exec grep -H '^objects=' {} + 2>/dev/null | while IFS= read -r l; do
+# (no earlier build with an objects= line is not an error: grep fails then)
+objects_total=$({ find "$cache/kernels" -maxdepth 3 -path "*/$tree-*/out/metadata" \
+	-exec grep -H '^objects=' {} + 2>/dev/null || true; } | while IFS= read -r l; do
 	printf '%s %s\n' "$(stat -c %Y "${l%%:*}")" "${l##*=}"
 done | sort -n | tail -n1 | cut -d' ' -f2)
 build_progress()
