@@ -116,10 +116,15 @@ btb_base_key()
 # in messages.
 btb_dracut_cached()
 {
-	local img=$1 krel=$2 what=$3 nocache=${4:-} tmp log rc args collector
+	local img=$1 krel=$2 what=$3 nocache=${4:-} tmp log rc args collector lockfd
 
 	shift 4 || shift $#
+	# one dracut run per image: concurrent boots (prove -j) that need the
+	# same uncached image wait for the first and then reuse it
+	exec {lockfd}>"$img.lock"
+	flock "$lockfd"
 	if [ -s "$img" ] && [ "$nocache" != --no-cache ]; then
+		exec {lockfd}>&-
 		cat >/dev/null
 		bt_log "$what: cached $img"
 		printf '%s\n' "$img"
@@ -155,6 +160,7 @@ btb_dracut_cached()
 	fi
 	mv -f "$tmp/out.img" "$img"
 	rm -rf "$tmp"
+	exec {lockfd}>&-
 	bt_log "$what: $img ($(stat -c %s "$img") bytes)"
 	printf '%s\n' "$img"
 }
