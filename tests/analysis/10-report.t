@@ -15,7 +15,7 @@ need_cmd() { command -v "$1" >/dev/null || { echo "Bail out! $1 missing (apt-get
 need_cmd jq jq
 need_cmd xmllint libxml2-utils
 t_kernel
-t_plan 32
+t_plan 36
 
 # report NAME ARGS...: trace-analysis report; output in $T_TMP/NAME.out, rc in R
 report()
