@@ -24,7 +24,8 @@ per_boot=15
 t_plan $((2 * per_boot))
 tree=${K_TREE:-6.1}
 k_kernel "$tree"
-k_base_initrd
+# the guest script needs bash, insmod and rmmod: the systemd image has them
+k_base_initrd systemd
 conf=$BT_TOP/examples/module-events.bconf
 guest=$BT_TOP/tests/kernel/unload-guest.sh
 
