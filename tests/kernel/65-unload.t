@@ -25,7 +25,7 @@ t_plan $((2 * per_boot))
 tree=${K_TREE:-6.1}
 k_kernel "$tree"
 # the guest script needs bash, insmod and rmmod: the systemd image has them
-k_base_initrd systemd
+K_FLAVOUR=systemd k_base_initrd
 conf=$BT_TOP/examples/module-events.bconf
 guest=$BT_TOP/tests/kernel/unload-guest.sh
 

@@ -67,12 +67,13 @@ k_kernel()
 	K_TREE=$tree
 }
 
-# k_base_initrd [FLAVOUR]: K_BASE = the collector image (shell, the default,
-# or systemd: the one with bash and kmod's insmod/rmmod for guest scripts)
+# k_base_initrd: K_BASE = the collector image of flavour K_FLAVOUR (shell,
+# the default, or systemd: the one with bash and kmod's insmod/rmmod for
+# guest scripts)
 k_base_initrd()
 {
 	K_BASE=$("$BT_TOP/bin/boottrace" initrd --print-base --kver "$K_KVER" \
-		--tree "$K_TREE" ${1:+--flavour "$1"} 2>"$T_TMP/initrd.err") ||
+		--tree "$K_TREE" ${K_FLAVOUR:+--flavour "$K_FLAVOUR"} 2>"$T_TMP/initrd.err") ||
 		{ echo "Bail out! base initrd failed: $(tail -n1 "$T_TMP/initrd.err")"; exit 1; }
 }
 
