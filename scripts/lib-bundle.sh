@@ -10,9 +10,9 @@
 #                        console and input.bconf* of BOOTDIR and the host's
 #                        metadata (the kernel of BTB_KIMAGE/BTB_KDIR, the
 #                        boot of `boottrace qemu -o BOOTDIR`, the KEY=VALUEs);
-#                        on failure BTB_FINISH_ERROR says why
-#                        through btb_bundle_meta (qemu/lib-boot.sh: the
-#                        collector's --add-metadata, the one metadata writer)
+#                        (through btb_bundle_meta, qemu/lib-boot.sh: the
+#                        collector's --add-metadata, the one metadata
+#                        writer); on failure BTB_FINISH_ERROR says why
 #   btb_unpack ARCHIVE DIR
 #                        unpack an untrusted tar from the guest safely
 
@@ -76,7 +76,7 @@ btb_bootconfig_verdict()
 btb_finish_bundle()
 {
 	local disk=$1 out=$2 bootdir=$3 dm verdict status msg errs warnings=() w f
-	local cmdline requested=
+	local cmdline requested='' kvs
 	shift 3
 
 	BTB_FINISH_ERROR=
@@ -111,30 +111,33 @@ btb_finish_bundle()
 
 	binfo() { sed -n "s/^$1=//p" "$bootdir/boot.info" | head -n1; }
 	w=$(IFS='|'; echo "${warnings[*]-}")
-	printf '%s\n' \
-		"created=$(binfo started)" \
-		"boottrace_version=$(git -C "$BT_TOP" describe --always --dirty 2>/dev/null || echo unknown)" \
-		"kernel_release=$BTB_KREL" \
-		"kernel_image_hash=$(sha256sum <"$BTB_KIMAGE" | cut -c1-16)" \
-		"tree=$(btb_kernel_meta tree)" \
-		"tree_version=$(btb_kernel_meta tree_version)" \
-		"series_hash=$(btb_kernel_meta series_hash)" \
-		"fragment_hash=$(btb_kernel_meta fragment_hash)" \
-		"compiler=$(btb_kernel_meta compiler)" \
-		"dracut=$(btb_dracut_version)" \
-		"trace_cmd=$(dpkg-query -W -f='${Version}' trace-cmd 2>/dev/null)" \
-		"bootconfig_status=$status" \
-		"bootconfig_message=$msg" \
-		"cmdline=$cmdline" \
-		"accelerator=$(binfo accelerator)" \
-		"machine=$(binfo machine)" \
-		"qemu=$(binfo qemu)" \
-		"smp=$(binfo smp)" \
-		"memory_mb=$(binfo memory_mb)" \
-		"rtc=$(binfo rtc)" \
-		"boot_wall_seconds=$(binfo boot_wall_seconds)" \
-		"$@" \
-		"warnings=$w" | tr -d '\r' | btb_bundle_meta "$out" || {
+	kvs=(
+		"created=$(binfo started)"
+		"boottrace_version=$(git -C "$BT_TOP" describe --always --dirty 2>/dev/null || echo unknown)"
+		"kernel_release=$BTB_KREL"
+		"kernel_image_hash=$(sha256sum <"$BTB_KIMAGE" | cut -c1-16)"
+		"tree=$(btb_kernel_meta tree)"
+		"tree_version=$(btb_kernel_meta tree_version)"
+		"series_hash=$(btb_kernel_meta series_hash)"
+		"fragment_hash=$(btb_kernel_meta fragment_hash)"
+		"compiler=$(btb_kernel_meta compiler)"
+		"dracut=$(btb_dracut_version)"
+		"trace_cmd=$(dpkg-query -W -f='${Version}' trace-cmd 2>/dev/null)"
+		"bootconfig_status=$status"
+		"bootconfig_message=$msg"
+		"cmdline=$cmdline"
+		"accelerator=$(binfo accelerator)"
+		"machine=$(binfo machine)"
+		"qemu=$(binfo qemu)"
+		"smp=$(binfo smp)"
+		"memory_mb=$(binfo memory_mb)"
+		"rtc=$(binfo rtc)"
+		"boot_wall_seconds=$(binfo boot_wall_seconds)"
+		"$@"
+		"warnings=$w"
+	)
+	# one line per key: a newline inside a value becomes a space
+	printf '%s\n' "${kvs[@]//$'\n'/ }" | tr -d '\r' | btb_bundle_meta "$out" || {
 		BTB_FINISH_ERROR="no bundle: the collector's metadata is missing or conflicts (see above)"
 		return 1
 	}
