@@ -18,8 +18,9 @@
 # The image has two flavours, chosen by BTB_FLAVOUR (default: the
 # environment's BT_INITRD_FLAVOUR, else shell):
 #   shell    dracut's shell init (modules dash and base, no systemd),
-#            uncompressed;
-#            the collector runs at the first hook (cmdline) and powers off
+#            uncompressed; the collector is /init: PID 1 collects and
+#            powers off before dracut's init runs (which it execs when the
+#            command line has no boottrace.collect=)
 #   systemd  systemd as the initramfs init (what real images use), zstd;
 #            the collector runs at the same hook (dracut-cmdline.service)
 
@@ -67,6 +68,14 @@ btb_dracut_args()
 	esac
 }
 
+# The dracut.conf lines of the collector image (BTB_FLAVOUR) besides the
+# collector's path: in the shell flavour the collector is also /init (PID 1
+# collects before dracut's init runs; 90boottrace-collect).
+btb_dracut_conf()
+{
+	[ "$BTB_FLAVOUR" != shell ] || echo boottrace_collect_init=yes
+}
+
 # A dracutbasedir that sees /usr/lib/dracut plus our modules.
 btb_dracut_farm()
 {
@@ -104,6 +113,7 @@ btb_base_key()
 		echo "dracut=$(btb_dracut_version)"
 		echo "krel=$krel"
 		btb_dracut_args
+		btb_dracut_conf
 		btb_guest_pkgs
 		bt_hash "$BT_TOP/dracut-module/90boottrace-collect"
 		sha256sum <"$collector"
@@ -136,6 +146,7 @@ btb_dracut_cached()
 	mkdir -p "$tmp/conf.d"
 	{
 		cat
+		btb_dracut_conf
 		printf 'boottrace_collect=%s\n' "$collector"
 	} >"$tmp/conf.d/90-boottrace.conf"
 	btb_dracut_farm "$tmp/farm"
