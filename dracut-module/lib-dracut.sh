@@ -106,10 +106,25 @@ btb_guest_pkgs()
 # command line (flavour), the host programs, the module and the collector.
 btb_base_key()
 {
-	local krel=$1 collector
+	local krel=$1 collector stamp keyf key
 
 	collector=$(btb_collector)
-	{
+	# the key is remembered under a stamp of its inputs' names, sizes and
+	# mtimes (and the dpkg database's): hashing them again is the slow part
+	stamp=$({
+		echo "krel=$krel"
+		btb_dracut_args
+		btb_dracut_conf
+		find "$BT_TOP/dracut-module/90boottrace-collect" "$collector" \
+			/var/lib/dpkg/status -printf '%p %s %T@\n' | LC_ALL=C sort
+	} | sha256sum | cut -c1-16)
+	keyf="$(bt_cache_dir)/initrd/.key-$stamp"
+	if [ -s "$keyf" ]; then
+		printf '%s\n' "$(<"$keyf")"
+		return 0
+	fi
+	mkdir -p "${keyf%/*}"
+	key=$({
 		echo "dracut=$(btb_dracut_version)"
 		echo "krel=$krel"
 		btb_dracut_args
@@ -117,7 +132,9 @@ btb_base_key()
 		btb_guest_pkgs
 		bt_hash "$BT_TOP/dracut-module/90boottrace-collect"
 		sha256sum <"$collector"
-	} | sha256sum | cut -c1-16
+	} | sha256sum | cut -c1-16)
+	printf '%s\n' "$key" >"$keyf.$$" && mv -f "$keyf.$$" "$keyf"
+	printf '%s\n' "$key"
 }
 
 # btb_dracut_cached IMG KREL WHAT [--no-cache] [MODULE...]: print IMG, first

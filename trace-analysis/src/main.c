@@ -22,6 +22,8 @@ static const struct verb {
 	  "compare two bundles; exit 1 on a regression" },
 	{ "check", check_main,
 	  "verify a bundle against an expectations file" },
+	{ "verdict", verdict_main,
+	  "the kernel's bootconfig verdict from a new bundle's dmesg" },
 };
 
 static void usage(FILE *f)
