@@ -17,10 +17,9 @@
 #
 # The image has two flavours, chosen by BTB_FLAVOUR (default: the
 # environment's BT_INITRD_FLAVOUR, else shell):
-#   shell    dracut's shell init (modules dash and base, no systemd),
-#            uncompressed; the collector is /init: PID 1 collects and
-#            powers off before dracut's init runs (which it execs when the
-#            command line has no boottrace.collect=)
+#   shell    no systemd and no shell init: only the collector module,
+#            whose collector is /init (PID 1 collects and powers off),
+#            uncompressed
 #   systemd  systemd as the initramfs init (what real images use), zstd;
 #            the collector runs at the same hook (dracut-cmdline.service)
 
@@ -58,7 +57,7 @@ btb_dracut_args()
 		--no-early-microcode --reproducible
 	case "$BTB_FLAVOUR" in
 	shell)
-		printf '%s\n' --no-compress --modules "dash base boottrace-collect"
+		printf '%s\n' --no-compress --modules "boottrace-collect"
 		;;
 	systemd)
 		printf '%s\n' --zstd --modules \
@@ -69,8 +68,8 @@ btb_dracut_args()
 }
 
 # The dracut.conf lines of the collector image (BTB_FLAVOUR) besides the
-# collector's path: in the shell flavour the collector is also /init (PID 1
-# collects before dracut's init runs; 90boottrace-collect).
+# collector's path: in the shell flavour the collector is /init, the whole
+# init (90boottrace-collect).
 btb_dracut_conf()
 {
 	[ "$BTB_FLAVOUR" != shell ] || echo boottrace_collect_init=yes

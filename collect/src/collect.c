@@ -983,12 +983,13 @@ static void usage(FILE *f)
 
 /*
  * PID 1 of the harness's shell-flavour collector image
- * (dracut-module/90boottrace-collect installs this program as /init and
- * dracut's own init as /init.dracut): the earliest the initramfs runs
- * anything.  With boottrace.collect= on the command line, mount what the
- * collector needs (proc, sysfs, devtmpfs for the disk; tracefs is mounted
- * by find_tracefs) and go on as --initramfs; without it, hand the boot to
- * dracut's init unchanged.
+ * (dracut-module/90boottrace-collect installs this program as /init, and
+ * dracut's own init as /init.dracut when the image has dracut's base): the
+ * earliest the initramfs runs anything.  With boottrace.collect= on the
+ * command line, mount what the collector needs (proc, sysfs, devtmpfs for
+ * the disk; tracefs is mounted by find_tracefs) and go on as --initramfs;
+ * without it, hand the boot to dracut's init unchanged, or power off when
+ * the image has none.
  */
 static void early_init(char **argv)
 {
@@ -1003,14 +1004,19 @@ static void early_init(char **argv)
 	dev = cmdline ? cmdline_arg(cmdline, "boottrace.collect") : NULL;
 	free(cmdline);
 	if (!dev) {
-		umount("/proc");
-		C.pid1 = false;
-		execv(DRACUT_INIT, argv);
-		die("PID 1: cannot run %s: %s", DRACUT_INIT, strerror(errno));
+		if (!access(DRACUT_INIT, X_OK)) {
+			umount("/proc");
+			C.pid1 = false;
+			execv(DRACUT_INIT, argv);
+			C.pid1 = true;
+		}
+		die("PID 1: no boottrace.collect= on the command line, and %s: %s (this image only collects)",
+		    DRACUT_INIT, strerror(errno));
 	}
 	free(dev);
 	mkdir("/sys", 0555);
 	mkdir("/dev", 0755);
+	mkdir("/run", 0755);
 	if (mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) &&
 	    errno != EBUSY)
 		die("PID 1: cannot mount /sys: %s", strerror(errno));
