@@ -96,7 +96,7 @@ int verdict_main(int argc, char **argv)
 		switch (c) {
 		case 'r':
 			if (strcmp(optarg, "yes") && strcmp(optarg, "no"))
-				return cli_usage_error(argv[0], "--requested takes yes or no, not '%s'",
+				return cli_usage_error("verdict", "--requested takes yes or no, not '%s'",
 						       optarg);
 			requested = !strcmp(optarg, "yes");
 			break;
@@ -104,11 +104,11 @@ int verdict_main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			return cli_usage_error(argv[0], "unknown option");
+			return cli_usage_error("verdict", "unknown option");
 		}
 	}
 	if (argc - optind != 1)
-		return cli_usage_error(argv[0], "give one bundle directory");
+		return cli_usage_error("verdict", "give one bundle directory");
 	path = xasprintf("%s/dmesg", argv[optind]);
 	rc = bconf_read_file(path, VERDICT_LOG_MAX, &text, &len);
 	if (rc || !len) {
