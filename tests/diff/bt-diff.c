@@ -82,7 +82,8 @@ struct count {
 struct stats {
 	long pass, fail, n_cli, n_lim;
 	long done, total;	/* generated configs: checked, this worker's share */
-	long cur;		/* index of the generated config being checked */
+	long cur;		/* generated config being checked; -1: files
+				 * and limit cases, -2: done */
 	long beat;		/* runner round trips: the parent's hang check */
 	int n_repro;
 	/* how often the reference gave each outcome: the generator's coverage */
@@ -1105,7 +1106,7 @@ static void run_worker(const struct run *r)
 	}
 	flush(r->lib);
 	flush(r->cli);
-	st->cur = -1;
+	st->cur = -2;
 	runner_stop(r->lib->p->a);
 	runner_stop(r->lib->p->b);
 	runner_stop(r->cli->p->a);
@@ -1166,6 +1167,9 @@ static int run_workers(const struct run *r, struct stats *all,
 					 "%s/crash-%d.bconf", out_dir, w);
 			for (size_t k = 0; k < sizeof(crash_sigs) / sizeof(crash_sigs[0]); k++)
 				signal(crash_sigs[k], on_crash);
+			free(pids);
+			free(seen);
+			free(moved);
 			run_worker(r);
 			fflush(stdout);
 			exit(0);
@@ -1191,15 +1195,17 @@ static int run_workers(const struct run *r, struct stats *all,
 				continue;
 			/* a linked-in side crashed (or hung, killed below) */
 			all[w].fail++;
-			printf("DIFF [in-process] worker %d %s %d while checking %s\n",
+			printf("DIFF [in-process] worker %d %s %d %s\n",
 			       w, WIFSIGNALED(status) ? "died of signal" : "exited",
 			       WIFSIGNALED(status) ? WTERMSIG(status) :
 			       WEXITSTATUS(status),
-			       all[w].cur < 0 ? "a file or limit case" : "generated config");
+			       all[w].cur == -2 ? "after its last check" :
+			       all[w].cur == -1 ? "while checking a file or limit case" :
+			       "while checking a generated config");
 			if (all[w].cur >= 0)
 				printf("  generated #%ld (rerun: -s %" PRIu64 " -n %ld -j 1)\n",
 				       all[w].cur, r->seed, all[w].cur + 1);
-			if (out_dir)
+			if (out_dir && WIFSIGNALED(status))
 				printf("  its input, if it crashed: %s/crash-%d.bconf\n",
 				       out_dir, w);
 			continue;
@@ -1410,5 +1416,9 @@ int main(int argc, char **argv)
 		printf("bt-diff: %d minimal reproducers in %s\n", sum.n_repro,
 		       out_dir);
 	printf("%ld passed, %ld failed\n", sum.pass, sum.fail);
+	for (int i = 0; i < run.nfiles; i++)
+		free(run.files[i].p);
+	free(run.files);
+	munmap(all, sizeof(*all) * (size_t)n_workers);
 	return sum.fail ? 1 : 0;
 }

@@ -32,6 +32,9 @@ generated/mutated configs.  See tests/diff/README.md.
                spawns ten processes per config)
   -j W         worker processes (default: \$JOBS or the number of CPUs);
                a seed checks the same configs for any W
+  \$BT_DIFF_SANITIZE=1  build bt-diff, the runners and our library with
+               ASan+UBSan, the tree's code with ASan (its own undefined
+               behaviour is not ours to find)
   -o DIR       where minimal reproducers go (default: a new directory
                under \$BOOTTRACE_CACHE/diff/repro/)
   --tree T     reference tree (default 6.1)
@@ -87,24 +90,33 @@ src=$(bt_tree_dir "$tree")
 ver=$(bt_tree_pkgver "$tree")
 cc=${CC:-gcc}
 cflags=(-std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE)
+san=${BT_DIFF_SANITIZE:-0}
+[[ "$san" =~ ^[01]$ ]] || bt_die "BT_DIFF_SANITIZE must be 0 or 1, not '$san'"
+san_k=()	# the tree's code
+lflags=()	# links
+if [ "$san" = 1 ]; then
+	san_k=(-fsanitize=address -fno-omit-frame-pointer)
+	lflags=("-fsanitize=address,undefined")
+	cflags+=("-fsanitize=address,undefined" -fno-sanitize-recover=all -fno-omit-frame-pointer)
+fi
 # Trees from 6.2 on build the kernel with -funsigned-char: so does their parser.
 ref_cflags=()
 if grep -q -- '-funsigned-char' "$src/Makefile"; then
 	ref_cflags=(-funsigned-char)
 fi
-key=$( (printf '%s\n' "$ver" "$($cc --version | head -n1)"; cat "$HERE"/*.c "$HERE"/*.h "$0") |
+key=$( (printf '%s\n' "$ver" "$($cc --version | head -n1)" "sanitize $san"; cat "$HERE"/*.c "$HERE"/*.h "$0") |
 	sha256sum | cut -c1-12)
 cache="$(bt_cache_dir)/diff"
 build="$cache/build-$tree-$key"
 
 # The reference side, compiled from the extracted tree (never from the
 # repository): the tree's parser and its tool's main() renamed, with our
-# runner.c as the in-process side "@ref" of bt-diff (ref-side.o and the
-# tree's objects: REF_OBJS) and as a runner program (ref-runner).  The parser is compiled with the kernel's own character
-# classes (the tree's include/linux/ctype.h and lib/ctype.c, Latin-1 aware)
-# instead of the C library's, so that bytes >= 0x80 are judged as the
-# kernel judges them; see README.md.  $1: output directory,
-# $2: lib/bootconfig.c, $3: main.c
+# runner.c as the in-process side "@ref" of bt-diff (ref-side.o, main.o,
+# lib.o, ctype.o) and as a runner program (ref-runner).  The parser is
+# compiled with the kernel's own character classes (the tree's
+# include/linux/ctype.h and lib/ctype.c, Latin-1 aware) instead of the C
+# library's, so that bytes >= 0x80 are judged as the kernel judges them;
+# see README.md.  $1: output directory, $2: lib/bootconfig.c, $3: main.c
 kctype_dir()
 {
 	local dir=$1
@@ -120,10 +132,10 @@ kctype_dir()
 build_ref()
 {
 	local dir=$1 lib=$2 main=$3 inc="$src/tools/bootconfig/include"
-	local kflags=(-O2 -g -w "${ref_cflags[@]}" -I"$dir/kctype" -I"$inc")
+	local kflags=(-O2 -g -w "${san_k[@]}" "${ref_cflags[@]}" -I"$dir/kctype" -I"$inc")
 
 	kctype_dir "$dir"
-	$cc -O2 -g -w -I"$dir/kctype" -I"$src/include" -c -o "$dir/ctype.o" "$src/lib/ctype.c"
+	$cc -O2 -g -w "${san_k[@]}" -I"$dir/kctype" -I"$src/include" -c -o "$dir/ctype.o" "$src/lib/ctype.c"
 	$cc "${kflags[@]}" -c -o "$dir/lib.o" "$lib"
 	$cc "${kflags[@]}" -Dmain=bt_ref_tool_main -c -o "$dir/main.o" "$main"
 	$cc "${cflags[@]}" -DRUNNER_REF -DRUNNER_EMBED=bt_ref_run -isystem "$inc" \
@@ -131,7 +143,7 @@ build_ref()
 	$cc "${cflags[@]}" -DRUNNER_REF -isystem "$inc" -o "$dir/ref-runner" \
 		"$HERE/runner.c" "$dir/main.o" "$dir/lib.o" "$dir/ctype.o"
 	$cc "${kflags[@]}" -c -o "$dir/tool.o" "$main"
-	$cc -o "$dir/bootconfig" "$dir/tool.o" "$dir/lib.o" "$dir/ctype.o"
+	$cc "${san_k[@]}" -o "$dir/bootconfig" "$dir/tool.o" "$dir/lib.o" "$dir/ctype.o"
 }
 
 # The libFuzzer differential harness: the reference objects built as in
@@ -187,25 +199,32 @@ fi
 bt_log "building bootconfig (make -C bootconfig)"
 make -s -C "$BT_TOP/bootconfig" >&2 ||
 	bt_die "make -C bootconfig failed: the library and CLI must build first"
-ours="$cache/ours-$tree-$key"
-mkdir -p "$ours"
-libbc="$BT_TOP/bootconfig/build/libbootconfig.a"
+mkdir -p "$cache"
+ours=$(mktemp -d "$cache/ours.XXXXXX")	# this checkout's, this run's
+tmps=("$ours")
+trap 'rm -rf "${tmps[@]}"' EXIT
+libbc=("$BT_TOP/bootconfig/build/libbootconfig.a")
+if [ "$san" = 1 ]; then	# our library instrumented too
+	libbc=()
+	for c in "$BT_TOP"/bootconfig/lib/*.c; do
+		o="$ours/lib-$(basename "$c" .c).o"
+		$cc "${cflags[@]}" -I"$BT_TOP/bootconfig/include" -I"$BT_TOP/bootconfig/lib" \
+			-c -o "$o" "$c"
+		libbc+=("$o")
+	done
+fi
 $cc "${cflags[@]}" -DRUNNER_LIB -DRUNNER_EMBED=bt_lib_run -I"$BT_TOP/bootconfig/include" \
 	-c -o "$ours/lib-side.o" "$HERE/runner.c"
 
 # bt-diff with the reference objects of directory $1 (the tree's, or a
-# broken variant's) and our library linked in, as $1/bt-diff.
+# broken variant's) and our library linked in, as $2.
 link_bt_diff()
 {
-	$cc -o "$1/bt-diff.tmp" "$build/bt-diff.o" "$1/ref-side.o" "$1/main.o" \
-		"$1/lib.o" "$1/ctype.o" "$ours/lib-side.o" "$libbc"
-	mv -f "$1/bt-diff.tmp" "$1/bt-diff"
+	$cc "${lflags[@]}" -o "$2" "$build/bt-diff.o" "$1/ref-side.o" "$1/main.o" \
+		"$1/lib.o" "$1/ctype.o" "$ours/lib-side.o" "${libbc[@]}"
 }
-# the tree's: in $ours (the cached $build stays as built)
-$cc -o "$ours/bt-diff.tmp" "$build/bt-diff.o" "$build/ref-side.o" "$build/main.o" \
-	"$build/lib.o" "$build/ctype.o" "$ours/lib-side.o" "$libbc"
-mv -f "$ours/bt-diff.tmp" "$ours/bt-diff"
 bt_diff="$ours/bt-diff"
+link_bt_diff "$build" "$bt_diff"
 
 seed_args=()
 [ -n "$seed" ] && seed_args=(-s "$seed")
@@ -269,9 +288,8 @@ build_mutant()
 if [ "$self" = 1 ]; then
 	pass=0
 	fail=0
-	log=$(mktemp "${TMPDIR:-/tmp}/bt-diff-self.XXXXXX")
-	log2=$(mktemp "${TMPDIR:-/tmp}/bt-diff-self.XXXXXX")
-	trap 'rm -f "$log" "$log2"' EXIT
+	log="$ours/log"
+	log2="$ours/log2"
 	# $1: description; runs the rest, which must find no difference
 	same()
 	{
@@ -309,9 +327,9 @@ if [ "$self" = 1 ]; then
 	# library (which agrees with the real reference: the normal run).
 	for spec in "${mutants[@]}"; do
 		dir=$(build_mutant "$spec")
-		link_bt_diff "$dir"
+		link_bt_diff "$dir" "$ours/bt-diff-broken"
 		differs "broken variant '${spec%%|*}' (in-process)" \
-			"$dir/bt-diff" -a @ref -b @ours -n "$((n < 3000 ? n : 3000))" \
+			"$ours/bt-diff-broken" -a @ref -b @ours -n "$((n < 3000 ? n : 3000))" \
 			-j "$jobs" "${seed_args[@]}" "${inputs[@]}"
 	done
 	# The CLI pair alone must catch a broken tool too.
@@ -326,7 +344,7 @@ if [ "$self" = 1 ]; then
 	# The in-process sides and the same sides as runner processes behind
 	# the pipe protocol: one seed, the same verdicts and the same counts.
 	$cc "${cflags[@]}" -DRUNNER_LIB -I"$BT_TOP/bootconfig/include" -o "$ours/lib-runner" \
-		"$HERE/runner.c" "$libbc"
+		"$HERE/runner.c" "${libbc[@]}"
 	s=${seed:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 	"$bt_diff" -a @ref -b @ours -n "$n" -s "$s" -j "$jobs" "${inputs[@]}" >"$log" || true
 	"$bt_diff" -a "$build/ref-runner" -b "$ours/lib-runner" -n "$n" -s "$s" -j 1 \
