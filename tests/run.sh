@@ -58,7 +58,17 @@ suite_shell()
 	shellcheck "${files[@]}"
 }
 suite_install() { tests/install/run.sh; }
-suite_package() { tests/package/run.sh; }
+# package keeps its .debs where the system suite looks for them
+suite_package()
+{
+	local out rc=0
+
+	out=$(mktemp -d)
+	BOOTTRACE_PACKAGE_OUT=$out tests/package/run.sh || rc=$?
+	[ "$rc" != 0 ] || tests/system/debs-dir.sh --store "$out" >/dev/null || rc=1
+	rm -rf "$out"
+	return $rc
+}
 suite_archive() { prove -v tests/archive/; }
 suite_system() { prove -v tests/system/; }
 suite_compat() { tests/compat/run.sh; }
