@@ -78,7 +78,7 @@ t_ok "the system unpacks and has systemd and dracut" \
 
 # --- the packages ------------------------------------------------------------
 # boottrace's, built from this tree by tests/package (cached by the tree's
-# content: tests/system/debs-dir.sh), and the kernel's.
+# content: tests/system/debs-dir.sh).
 debs=$("$here/debs-dir.sh")
 if ! ls "$debs"/boottrace_*.deb >/dev/null 2>&1; then
 	progress "building the boottrace packages (tests/package/run.sh)"
@@ -86,16 +86,8 @@ if ! ls "$debs"/boottrace_*.deb >/dev/null 2>&1; then
 		{ tail -n 20 "$work/package.log"; bt_die "tests/package failed"; }
 	debs=$("$here/debs-dir.sh" --store "$work/package")
 fi
-progress "the kernel packages (kernel/build.sh --flavour qemu --deb --config tests/system/guest.config)"
-mapfile -t kdebs < <("$top/kernel/build.sh" --flavour qemu --deb \
-	--config "$here/guest.config" 2>"$work/kernel.log")
-[ "${#kdebs[@]}" -gt 0 ] || { tail -n 20 "$work/kernel.log"; bt_die "kernel --deb failed"; }
-kimage=$(printf '%s\n' "${kdebs[@]}" | grep '/linux-image-[^/]*\.deb$' | grep -v -- '-dbg_' | head -n1)
-krel=$(dpkg-deb -f "$kimage" Package | sed 's/^linux-image-//')
-progress "kernel $krel: $(basename "$kimage")"
-
 mkdir -p "$root/tmp/debs"
-cp "$debs"/*.deb "$kimage" "$root/tmp/debs/"
+cp "$debs"/*.deb "$root/tmp/debs/"
 in_root dpkg -i /tmp/debs/libbootconfig0_*.deb /tmp/debs/bootconfig_*.deb \
 	/tmp/debs/boottrace_*.deb >"$work/err" 2>&1 && rc=0 || rc=$?
 t_ok "the boottrace packages install with dpkg" test "$rc" -eq 0
@@ -111,6 +103,17 @@ in_root boottrace collect -o /tmp/bundle >"$work/out" 2>"$work/err" && rc=0 || r
 t_ok "boottrace collect without tracefs fails" test "$rc" -ne 0
 t_grep "$work/err" 'no tracefs: it is not mounted \(mount -t tracefs' "... saying tracefs is not mounted and how to mount it"
 t_ok "... and writes nothing" test ! -e "$root/tmp/bundle"
+
+# The kernel packages (built once, then cached: kernel/README.md).
+progress "the kernel packages (kernel/build.sh --flavour qemu --deb --config tests/system/guest.config)"
+mapfile -t kdebs < <("$top/kernel/build.sh" --flavour qemu --deb \
+	--config "$here/guest.config" 2>"$work/kernel.log")
+[ "${#kdebs[@]}" -gt 0 ] || { tail -n 20 "$work/kernel.log"; bt_die "kernel --deb failed"; }
+kimage=$(printf '%s\n' "${kdebs[@]}" | grep '/linux-image-[^/]*\.deb$' | grep -v -- '-dbg_' | head -n1)
+krel=$(dpkg-deb -f "$kimage" Package | sed 's/^linux-image-//')
+progress "kernel $krel: $(basename "$kimage")"
+
+cp "$kimage" "$root/tmp/debs/"
 
 # The user's configuration, then the kernel: its postinst runs
 # /etc/kernel/postinst.d/dracut and ours.
