@@ -9,7 +9,9 @@
 # lintian, the .debs unpacked and run), archive (boottrace-collect.service's
 # archive and --boot, on a fake collector), system (not in the default
 # list yet: a bookworm system from mmdebstrap with the packages and the
-# kernel .deb installed inside it; tests/system/),
+# qemu flavour's kernel .debs installed inside it, booted three times in
+# QEMU with boottrace-collect.service archiving the bundles;
+# tests/system/),
 # shell (shellcheck), compat (the
 # tree's test-bootconfig.sh against our bootconfig), diff (differential
 # test against the kernel's parser), kernel (kernel/build.sh, building the
