@@ -180,12 +180,13 @@ boot()
 
 	mkdir -p "$dir"
 	progress "boot $n: $2 (timeout ${boot_timeout}s)"
+	: >"$dir/qemu.err"
 	"$top/bin/boottrace" qemu --kernel "$work/vmlinuz" --initrd "$work/initrd.img" \
 		--append "$2" --disk "$disk" --memory 1024 --timeout "$boot_timeout" \
-		-o "$dir" 2>"$dir/qemu.err" &
+		-o "$dir" 2>>"$dir/qemu.err" &
 	pid=$!
 	# its progress lines (the phase every 30 s) as they come
-	tail --pid="$pid" -n +1 -f "$dir/qemu.err" | sed 's/^/# /' >&2
+	tail --pid="$pid" -n +1 -f "$dir/qemu.err" | sed 's/^/# /' >&2 || true
 	wait "$pid" || rc=$?
 	progress "boot $n: $(tail -n1 "$dir/qemu.err")"
 	debugfs -R "rdump /var/lib/boottrace-test $dir" "$disk" >/dev/null 2>&1 || true
