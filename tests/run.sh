@@ -7,11 +7,10 @@
 # user-space code under clang -Werror), install (make install + pkg-config,
 # every boottrace verb from the install), package (dpkg-buildpackage,
 # lintian, the .debs unpacked and run), archive (boottrace-collect.service's
-# archive and --boot, on a fake collector), system (not in the default
-# list yet: a bookworm system from mmdebstrap with the packages and the
-# qemu flavour's kernel .debs installed inside it, booted three times in
-# QEMU with boottrace-collect.service archiving the bundles;
-# tests/system/),
+# archive and --boot, on a fake collector), system (a bookworm system
+# from mmdebstrap with the packages and the qemu flavour's kernel .debs
+# installed inside it, booted three times in QEMU with
+# boottrace-collect.service archiving the bundles; tests/system/),
 # shell (shellcheck), compat (the
 # tree's test-bootconfig.sh against our bootconfig), diff (differential
 # test against the kernel's parser), kernel (kernel/build.sh, building the
@@ -35,7 +34,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
 
-all=(unit clang install package archive shell compat diff kernel boot series analysis dracut lint examples)
+all=(unit clang install package archive system shell compat diff kernel boot series analysis dracut lint examples)
 
 suite_unit()
 {
