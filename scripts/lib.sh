@@ -60,11 +60,11 @@ bt_have_pkgs()
 
 bt_need_pkgs()
 {
-	local missing=() p stamp n
+	local missing=() p stamp ninst
 
 	# one query for all (the common case: everything is installed)
-	n=$(dpkg-query -W -f='${db:Status-Status}\n' "$@" 2>/dev/null | grep -c '^installed$') || n=0
-	[ "$n" -ne $# ] || return 0
+	ninst=$(dpkg-query -W -f='${db:Status-Status}\n' "$@" 2>/dev/null | grep -c '^installed$') || ninst=0
+	[ "$ninst" -ne $# ] || return 0
 	for p in "$@"; do
 		bt_have_pkgs "$p" || missing+=("$p")
 	done
