@@ -475,11 +475,11 @@ static void read_dmesg(struct analysis *a)
 	if (!t)
 		return;
 	for (l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		p = strstr(l, "trace_boot: ");
+		p = dmesg_trace_boot_error(l);
 		if (!p)
 			continue;
 		GROW(a->boot_errors, cap, a->nboot_errors + 1);
-		a->boot_errors[a->nboot_errors++] = xstrdup(trim(p + 12));
+		a->boot_errors[a->nboot_errors++] = xstrdup(p);
 	}
 	free(t);
 }

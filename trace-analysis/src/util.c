@@ -158,3 +158,15 @@ bool parse_u64(const char *s, int base, uint64_t *out)
 	*out = v;
 	return true;
 }
+
+/*
+ * A dmesg line trace_boot wrote ("trace_boot: ..."): its message (trimmed,
+ * in place), else NULL.  The one test of what counts as a trace_boot error,
+ * for the report's list and verdict's count.
+ */
+char *dmesg_trace_boot_error(char *line)
+{
+	char *p = strstr(line, "trace_boot: ");
+
+	return p ? trim(p + 12) : NULL;
+}

@@ -125,7 +125,7 @@ int verdict_main(int argc, char **argv)
 		return EXIT_ERROR;
 	}
 	for (l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		if (strstr(l, "trace_boot: "))
+		if (dmesg_trace_boot_error(l))
 			errors++;
 		if (!bootconfig_line(l))
 			continue;
