@@ -18,7 +18,7 @@ usage: bench/analysis.sh [--bundle DIR] [--runs N] [--reboot] [--kernel IMG]
 Boots bench/analysis/function.bconf once (the function tracer during boot
 into a 40 MiB instance buffer; the bundle is cached in
 $BOOTTRACE_CACHE/bench/analysis-function) unless --bundle gives one, then
-times, median of N interleaved runs (default 5):
+times, median of N interleaved runs (default 14, in a balanced order):
 
   trace-analysis   trace-analysis report BUNDLE >/dev/null
   trace-cmd        trace-cmd report -i BUNDLE/trace.dat >/dev/null
@@ -51,14 +51,15 @@ pages).
 
 options:
   --bundle DIR   use this bundle instead of booting
-  --runs N       runs of each (default 5)
+  --runs N       runs of each (default 14: the balanced design's
+                 rounds, in which each program follows each other twice)
   --reboot       boot again even when a cached bundle exists
   --kernel IMG   boot this bzImage (see boottrace boot --kernel)
   -h, --help     this help
 USAGE
 }
 
-bundle='' runs=5 reboot='' kopt=()
+bundle='' runs=14 reboot='' kopt=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
@@ -132,17 +133,43 @@ median()
 }
 
 # The runs are interleaved so that a change of the machine's load hits all
-# three alike (the host is shared).
+# of them alike (the host is shared), in a Williams design: round k runs
+# the programs in the order w[j] + k (mod 7) for rounds 0-6 and the same
+# orders reversed for rounds 7-13, where w = 0 1 6 2 5 3 4, so over 14
+# rounds every program runs right after every other one exactly twice.  A
+# run's cost depends on what ran before it: right after trace-cmd (70 MB
+# of freed 4 KiB pages) the floor takes 0.31 CPU s and trace-analysis 0.33,
+# after each other 0.22 and 0.24 (2026-12-05, idle host), so a fixed order
+# (or a rotation of one, which keeps who follows whom) measures positions,
+# not programs.
 small=$BT_TOP/trace-analysis/tests/fixtures/bundles/initcalls
+names=(ta noop tc tchp small noop4k merged)
+w=(0 1 6 2 5 3 4)
+# one_of NAME: one run of that program
+one_of()
+{
+	case "$1" in
+	ta) once ta "$ta" report "$bundle" ;;
+	noop) once noop env "$hp" "$tmp/noop" "$bundle/trace.dat" ;;
+	tc) once tc trace-cmd report -i "$bundle/trace.dat" ;;
+	tchp) once tchp env "$hp" trace-cmd report -i "$bundle/trace.dat" ;;
+	small) once small "$ta" report "$small" ;;
+	noop4k) once noop4k env GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$tmp/noop" "$bundle/trace.dat" ;;
+	merged) once merged env "$hp" "$tmp/noop" --merged "$bundle/trace.dat" ;;
+	esac
+}
 load0=$(uptime | sed 's/.*load average: //')
+np=${#names[@]}
 for ((i = 0; i < runs; i++)); do
-	once ta "$ta" report "$bundle"
-	once noop env "$hp" "$tmp/noop" "$bundle/trace.dat"
-	once tc trace-cmd report -i "$bundle/trace.dat"
-	once tchp env "$hp" trace-cmd report -i "$bundle/trace.dat"
-	once small "$ta" report "$small"
-	once noop4k env GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$tmp/noop" "$bundle/trace.dat"
-	once merged env "$hp" "$tmp/noop" --merged "$bundle/trace.dat"
+	k=$((i % (2 * np)))
+	for ((j = 0; j < np; j++)); do
+		if ((k < np)); then
+			x=${w[j]}
+		else
+			x=${w[np - 1 - j]}
+		fi
+		one_of "${names[(x + k) % np]}"
+	done
 done
 read -r t_ta w_ta m_ta < <(median ta)
 read -r t_tc w_tc m_tc < <(median tc)
