@@ -103,14 +103,25 @@ static void text_header(const struct analysis *a, FILE *f)
 	const char *msg = analysis_meta(a, "bootconfig_message");
 	const char *w = analysis_meta(a, "warnings");
 
+	const char *rel = analysis_kernel_release(a);
+
 	fprintf(f, "bundle      %s\n", a->path);
-	fprintf(f, "kernel      %s (%s %s), %s, %s CPUs\n",
-		meta(a, "kernel_release"), meta(a, "tree"),
-		meta(a, "tree_version"), meta(a, "accelerator"),
-		meta(a, "smp"));
-	fprintf(f, "boot        %s s wall, collected at %s s uptime\n",
-		meta(a, "boot_wall_seconds"),
-		meta(a, "guest_uptime_at_collect"));
+	if (!analysis_meta(a, "accelerator")) {
+		/* `boottrace collect` on a live system: no boot host */
+		fprintf(f, "kernel      %s (collected live by %s)\n",
+			rel ? rel : "?", meta(a, "collector"));
+		fprintf(f, "boot        started %s, collected at %s s uptime\n",
+			meta(a, "guest_boot_time"),
+			meta(a, "guest_uptime_at_collect"));
+	} else {
+		fprintf(f, "kernel      %s (%s %s), %s, %s CPUs\n",
+			rel ? rel : "?", meta(a, "tree"),
+			meta(a, "tree_version"), meta(a, "accelerator"),
+			meta(a, "smp"));
+		fprintf(f, "boot        %s s wall, collected at %s s uptime\n",
+			meta(a, "boot_wall_seconds"),
+			meta(a, "guest_uptime_at_collect"));
+	}
 	fprintf(f, "bootconfig  %s%s%s%s\n", meta(a, "bootconfig_status"),
 		msg && *msg ? " (" : "", msg && *msg ? msg : "",
 		msg && *msg ? ")" : "");

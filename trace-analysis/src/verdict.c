@@ -6,7 +6,10 @@
  * The host's last step (scripts/lib-bundle.sh, btb_finish_bundle) records
  * these lines in the bundle's metadata; the other verbs read them there.
  * It runs before the metadata is whole, so it reads only the kernel log:
- * DIR/dmesg, or DIR/console.log when the collector wrote no dmesg.
+ * DIR/dmesg, or DIR/console.log when the collector wrote no dmesg.  A
+ * bundle of `boottrace collect` on a live system has no host to add them:
+ * the bundle loader derives them with the same scan (verdict_line(),
+ * verdict_status()) from its dmesg and proc/cmdline.
  *
  *	bootconfig_status=loaded|rejected|unknown|not-requested
  *	bootconfig_message=the kernel's bootconfig lines, joined with '|'
@@ -24,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "cli.h"
 #include "util.h"
 
@@ -77,6 +81,44 @@ static void usage(FILE *f)
 	      "Exit status: 0, or 2 when DIR has no readable kernel log.\n", f);
 }
 
+void verdict_line(struct verdict *v, char *l)
+{
+	if (dmesg_trace_boot_error(l))
+		v->errors++;
+	if (!bootconfig_line(l))
+		return;
+	l = message(l);
+	if (v->any)
+		sbuf_puts(&v->msgs, "|");
+	sbuf_puts(&v->msgs, l);
+	v->any = true;
+	if (!strncmp(l, "Load bootconfig:", 16))
+		v->loaded = true;
+	if (strstr(l, "checksum failed") || strstr(l, "greater than initrd"))
+		v->corrupt = true;
+}
+
+const char *verdict_status(const struct verdict *v, bool requested)
+{
+	if (requested)
+		return v->loaded ? "loaded" : v->any ? "rejected" : "unknown";
+	return v->corrupt ? "rejected" : "not-requested";
+}
+
+bool verdict_requested(const char *cmdline)
+{
+	const char *p = cmdline;
+	size_t n = strlen("bootconfig");
+
+	while ((p = strstr(p, "bootconfig"))) {
+		if ((p == cmdline || p[-1] == ' ') &&
+		    (!p[n] || p[n] == ' ' || p[n] == '\n'))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
 int verdict_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -84,11 +126,9 @@ int verdict_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	bool requested = true, loaded = false, any = false, corrupt = false;
-	struct sbuf msgs = { 0 };
-	const char *status;
+	struct verdict v = { 0 };
+	bool requested = true;
 	char *path, *text = NULL, *l, *save = NULL;
-	unsigned long errors = 0;
 	size_t len;
 	int c, rc;
 
@@ -124,28 +164,11 @@ int verdict_main(int argc, char **argv)
 		free(path);
 		return EXIT_ERROR;
 	}
-	for (l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		if (dmesg_trace_boot_error(l))
-			errors++;
-		if (!bootconfig_line(l))
-			continue;
-		l = message(l);
-		if (any)
-			sbuf_puts(&msgs, "|");
-		sbuf_puts(&msgs, l);
-		any = true;
-		if (!strncmp(l, "Load bootconfig:", 16))
-			loaded = true;
-		if (strstr(l, "checksum failed") || strstr(l, "greater than initrd"))
-			corrupt = true;
-	}
-	if (requested)
-		status = loaded ? "loaded" : any ? "rejected" : "unknown";
-	else
-		status = corrupt ? "rejected" : "not-requested";
-	l = sbuf_steal(&msgs);
+	for (l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		verdict_line(&v, l);
+	l = sbuf_steal(&v.msgs);
 	printf("bootconfig_status=%s\nbootconfig_message=%s\ntrace_boot_errors=%lu\n",
-	       status, l, errors);
+	       verdict_status(&v, requested), l, v.errors);
 	free(l);
 	free(text);
 	free(path);

@@ -254,6 +254,24 @@ has "check: losses unknown without trace.dat" '^FAIL +no-data-loss +unknown: tra
 has "check record count" '^FAIL +event kprobes:vfs_read >= 1 in top +0 records'
 has "check hist" '^ok +hist synthetic:initcall_latency >= 50 +263 entries'
 
+# --- a bundle of `boottrace collect` on a live system: only the
+# collector's keys in its metadata; the verdict comes from its dmesg and
+# proc/cmdline, the release and boot time from the collector's keys
+cp -r "$fx/initcalls" "$tmp/live"
+sed -i -E '/^(format|collector|kernel_release_guest|guest_[a-z_]+|collect_errors|complete)=/!d' \
+	"$tmp/live/metadata"
+run "report, live bundle" 0 "$bin" report "$tmp/live"
+has "live: the collector's release" '^kernel      6\.1\.[0-9]+-boottrace \(collected live by '
+has "live: boot started" '^boot        started 20[0-9-]+T[0-9:]+Z, collected at '
+has "live: bootconfig verdict from dmesg" '^bootconfig  loaded \(Load bootconfig: '
+printf 'bootconfig loaded\n' >"$tmp/live.expect"
+run "check bootconfig loaded, live bundle" 0 "$bin" check "$tmp/live" "$tmp/live.expect"
+sed -i 's/ bootconfig$//; s/ bootconfig / /' "$tmp/live/proc/cmdline"
+run "report, live bundle, no bootconfig on the command line" 0 "$bin" report "$tmp/live"
+has "live: loaded without being asked is not-requested" '^bootconfig  not-requested \(Load bootconfig: '
+run "diff of live bundles" 0 "$bin" diff "$tmp/live" "$tmp/live"
+has "diff names the live release and start" '^A  .*/live \(6\.1\.[0-9]+-boottrace, 20[0-9-]+T[0-9:]+Z\)$'
+
 # --- KTAP version 1 (check --ktap), parsed by the packaged tree's own
 # tools/testing/kunit/kunit.py with the same counts
 kunit=$(bt_tree_dir 6.1)/tools/testing/kunit/kunit.py
