@@ -170,7 +170,7 @@ mkfs.ext4 -q -F -L root -d "$root" "$disk" 2G >"$work/err" 2>&1 && rc=0 || rc=$?
 t_ok "the root file system image is made (mkfs.ext4 -d)" test "$rc" -eq 0
 rm -rf "$root"
 
-cmdline_base="root=/dev/vda rootfstype=ext4 rw console=ttyS0 panic=-1 rd.shell=0 rd.emergency=poweroff systemd.show_status=1"
+cmdline_base="root=/dev/vda rootfstype=ext4 rw console=ttyS0 panic=-1 no_timer_check rd.shell=0 rd.emergency=poweroff systemd.show_status=1"
 # boot N CMDLINE: boot the system; its console log in $work/boot-N/, the
 # test unit's and the archive's files (read from the disk with debugfs,
 # nothing mounted) in $work/boot-N/state and $work/boot-N/boots.
