@@ -272,6 +272,15 @@ has "live: loaded without being asked is not-requested" '^bootconfig  not-reques
 run "diff of live bundles" 0 "$bin" diff "$tmp/live" "$tmp/live"
 has "diff names the live release and start" '^A  .*/live \(6\.1\.[0-9]+-boottrace, 20[0-9-]+T[0-9:]+Z\)$'
 
+# --- the series' notice for a setting kept for a module is not an error
+cp -r "$fx/failures" "$tmp/kept"
+echo "[    1.000000] trace_boot: Event foo:bar not found, kept until a module adds it" \
+	>>"$tmp/kept/dmesg"
+run "report --json, a kept-for-a-module notice" 1 "$bin" report "$tmp/kept" --json
+if jq -e '.boot_errors | length == 4' "$tmp/out" >/dev/null; then
+	ok "a kept-for-a-module notice is not a trace_boot error"; else
+	bad "a kept-for-a-module notice is not a trace_boot error"; fi
+
 # --- KTAP version 1 (check --ktap), parsed by the packaged tree's own
 # tools/testing/kunit/kunit.py with the same counts
 kunit=$(bt_tree_dir 6.1)/tools/testing/kunit/kunit.py
