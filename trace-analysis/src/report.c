@@ -102,8 +102,8 @@ static void text_header(const struct analysis *a, FILE *f)
 {
 	const char *msg = analysis_meta(a, "bootconfig_message");
 	const char *w = analysis_meta(a, "warnings");
-
 	const char *rel = analysis_kernel_release(a);
+	const char *started = analysis_boot_started(a);
 
 	fprintf(f, "bundle      %s\n", a->path);
 	if (!analysis_meta(a, "accelerator")) {
@@ -111,7 +111,7 @@ static void text_header(const struct analysis *a, FILE *f)
 		fprintf(f, "kernel      %s (collected live by %s)\n",
 			rel ? rel : "?", meta(a, "collector"));
 		fprintf(f, "boot        started %s, collected at %s s uptime\n",
-			meta(a, "guest_boot_time"),
+			started && *started ? started : "?",
 			meta(a, "guest_uptime_at_collect"));
 	} else {
 		fprintf(f, "kernel      %s (%s %s), %s, %s CPUs\n",
