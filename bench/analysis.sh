@@ -49,6 +49,14 @@ huge-page heap, the floor's visit on 4 KiB pages (hugetlb=0), and the
 time-ordered merge of all buffers (tracecmd_iterate_events_multi(), huge
 pages).
 
+Before each timed run, untimed, bench/analysis/prime.c touches and frees
+256 MiB on huge pages: on a virtual machine that hands free memory back
+to its host (virtio-balloon free page reporting, as here) the page faults
+of a run otherwise cost whatever the host's state makes them (one
+program's system time moved from 0.02 to 0.15 s between runs), and which
+program paid that was a matter of timing.  Primed, every run starts with
+memory the machine has behind it.
+
 options:
   --bundle DIR   use this bundle instead of booting
   --runs N       runs of each (default 14: the balanced design's
@@ -94,6 +102,7 @@ trap 'rm -rf "$tmp"' EXIT
 gcc -std=gnu11 -O2 -Wall -Wextra -Werror $(pkg-config --cflags libtracecmd) \
 	-o "$tmp/noop" "$BT_TOP/bench/analysis/noop-iterate.c" \
 	$(pkg-config --libs libtracecmd libtraceevent)
+gcc -std=gnu11 -O2 -Wall -Wextra -Werror -o "$tmp/prime" "$BT_TOP/bench/analysis/prime.c"
 
 # the floor on the heap trace-analysis gives itself
 hp=GLIBC_TUNABLES=glibc.malloc.hugetlb=1
@@ -108,6 +117,7 @@ once()
 {
 	local name=$1
 	shift
+	"$tmp/prime" 256 || bt_die "bench/analysis/prime.c failed"
 	python3 -c '
 import os, sys, time
 t = time.monotonic()
