@@ -43,7 +43,7 @@ for tree in "${trees[@]}"; do
 	series=$(k_series_file "$tree")
 	list[$tree]=$(sed 's/#.*//; s/[[:space:]]//g; /^$/d' "$series")
 	n=$(printf '%s' "${list[$tree]}" | grep -c .)
-	total=$((total + 3 * n + 3))
+	total=$((total + 3 * n + 4))
 done
 t_plan "$total"
 
@@ -58,17 +58,31 @@ for tree in "${trees[@]}"; do
 		# UNKNOWN_COMMIT_ID: the packaged trees have no git history, so
 		# checkpatch cannot look up the commit a Fixes: tag names (it
 		# says "Unknown commit id" for any); the tag's form is checked
-		# below.
+		# below.  A backport's "commit <sha> upstream." line (the form
+		# of Documentation/process/stable-kernel-rules.rst) is not a
+		# commit reference in checkpatch's sense: it is left out.
+		sed -E '/^commit [0-9a-f]{40} upstream\.$/d' "$f" >"$T_TMP/cp.patch"
 		t_ok "$tree: $p: checkpatch --strict clean" \
-			sh -c "cd '$src' && out=\$(scripts/checkpatch.pl --strict -q --ignore UNKNOWN_COMMIT_ID '$f') && [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }"
+			sh -c "cd '$src' && out=\$(scripts/checkpatch.pl --strict -q --ignore UNKNOWN_COMMIT_ID '$T_TMP/cp.patch') && [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }"
 		t_ok "$tree: $p: subject has a subsystem prefix" \
-			grep -q -E '^Subject: \[PATCH[^]]*\] (bootconfig|tracing/boot|tracing|init): ' "$f"
+			grep -q -E '^Subject: \[PATCH[^]]*\] (bootconfig|tracing/boot|tracing|init/main|init): ' "$f"
 		t_ok "$tree: $p: Signed-off-by, and Fixes: tags of the form 12-hex (\"subject\")" \
 			sh -c "grep -q -E '^Signed-off-by: .+ <.+@.+>\$' '$f' &&
 				! grep -E '^Fixes:' '$f' | grep -v -E '^Fixes: [0-9a-f]{12} \\(\".+\"\\)\$'"
 		while IFS= read -r path; do paths+=("$path"); done \
 			< <(sed -n 's|^+++ b/||p; s|^--- a/||p' "$f")
 	done
+	# Fixes (a Fixes: tag, or a backport) come before the features, so
+	# that stable can take them without anything after them.
+	kinds=
+	for p in "${patches[@]}"; do
+		if grep -q -E '^(Fixes: |commit [0-9a-f]{40} upstream\.$)' "$pdir/$p"; then
+			kinds+=F
+		else
+			kinds+=N
+		fi
+	done
+	t_ok "$tree: fixes first ($kinds)" sh -c "! echo '$kinds' | grep -q NF"
 	# a copy of every file the series touches, as git's base
 	base=$T_TMP/$tree
 	mkdir -p "$base"
