@@ -1,7 +1,7 @@
 #!/bin/bash
-# Boot-time settings of module events (series patch 0012 "tracing/boot:
+# Boot-time settings of module events (series patch 0013 "tracing/boot:
 # Apply the settings of module events when the module is loaded", and
-# 0006 "tracing: Remove the triggers of a module's events when it is
+# 0007 "tracing: Remove the triggers of a module's events when it is
 # unloaded").  examples/module-events.bconf configures the events of the
 # kernel's trace-events sample module (built by kernel/build.sh into
 # out/modules/trace-events-sample.ko), which is not loaded at boot.  The
