@@ -24,19 +24,27 @@ cases=("$dir"/tc/*.tc)
 t_plan $((${#cases[@]} + 5))
 tree=${K_TREE:-6.1}
 k_kernel "$tree"
-k_base_initrd
+# the guest scripts need bash and kmod's insmod/rmmod: the systemd image
+# has them (and the libraries of grep, wc and sort, added below)
+K_FLAVOUR=systemd k_base_initrd
 k_kasan_kernel "$tree" "${K_KASAN_KERNEL:-}"
 
 t_grep "$(dirname "$K_KASAN_BZ")/.config" '^CONFIG_UEVENT_HELPER_PATH="/boottrace/uevent-helper"$' \
 	"the test kernel runs /boottrace/uevent-helper for uevents"
 
-# the helper under its configured name, the cases in tc/
+# the helper under its configured name, the cases in tc/, and in bin/
+# the tools the cases use that the image lacks (tc-guest.sh puts bin/
+# last in PATH)
 stage=$T_TMP/stage
-mkdir -p "$stage/tc"
+mkdir -p "$stage/tc" "$stage/bin"
 cp "$dir/uevent-helper.sh" "$stage/uevent-helper"
 cp "$dir"/tc/functions "${cases[@]}" "$stage/tc/"
+for tool in grep wc sort; do
+	cp "$(command -v "$tool")" "$stage/bin/" ||
+		{ echo "Bail out! no $tool on the host"; exit 1; }
+done
 k_mod_initrd "$K_KASAN_BZ" "$T_TMP/early.img" "$dir/tc/early.bconf" \
-	"$dir/tc-guest.sh" "$stage/uevent-helper" "$stage/tc"
+	"$dir/tc-guest.sh" "$stage/uevent-helper" "$stage/tc" "$stage/bin"
 log=$T_TMP/early.log
 k_qemu_bare 900 "$K_KASAN_BZ" "$log" \
 	"bootconfig rdinit=/boottrace/tc-guest.sh initramfs_async=0 initcall_debug loglevel=8" \

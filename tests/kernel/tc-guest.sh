@@ -11,7 +11,8 @@
 # being ok, not ok or unsupported, then "BTTC: done".  Its end ends the
 # boot in the kernel's "Attempted to kill init" panic.
 set -uo pipefail
-export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+# /boottrace/bin: grep, wc and sort, which the image does not have
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin:/boottrace/bin
 
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -25,7 +26,8 @@ echo "BTTC: early-load $(cat /early-load/status 2>/dev/null || echo none)"
 sed 's/^/BTTC: early-load-err /' /early-load/insmod.err 2>/dev/null
 
 for tc in "$TC_DIR"/*.tc; do
-	name=$(basename "$tc" .tc)
+	name=${tc##*/}
+	name=${name%.tc}
 	missing=
 	read -r -a requires < <(sed -n 's/^# requires: //p' "$tc")
 	for f in "${requires[@]}"; do
