@@ -45,7 +45,56 @@ for tree in "${trees[@]}"; do
 	n=$(printf '%s' "${list[$tree]}" | grep -c .)
 	total=$((total + 3 * n + 4))
 done
-t_plan "$total"
+t_plan $((total + 1))
+
+# subject_of PATCH: its subject, unfolded, without "[PATCH]"
+subject_of()
+{
+	awk '/^Subject: / {
+		s = $0; sub(/^Subject: (\[[^]]*\] )?/, "", s)
+		while ((getline n) > 0 && n ~ /^[ \t]/) s = s n
+		print s; exit }' "$1"
+}
+
+# upstream_refs PATCH: "SHA|SUBJECT" of each upstream commit PATCH names
+# (its Fixes: tags, and the commit it backports)
+upstream_refs()
+{
+	local sha
+
+	sed -n 's/^Fixes: \([0-9a-f]*\) ("\(.*\)")$/\1|\2/p' "$1"
+	sha=$(sed -n 's/^commit \([0-9a-f]\{40\}\) upstream\.$/\1/p' "$1")
+	[ -z "$sha" ] || printf '%s|%s\n' "$sha" "$(subject_of "$1")"
+}
+
+# unlisted_refs PATCH...: the references not in upstream-commits with
+# the same subject (SHAs compared on the shorter one, 12 hex at least)
+unlisted_refs()
+{
+	local p ref sha subj lsha lsubj found
+
+	for p; do
+		while IFS= read -r ref; do
+			sha=${ref%%|*} subj=${ref#*|} found=
+			while IFS='|' read -r lsha lsubj _; do
+				case $lsha in '#'* | '') continue ;; esac
+				if [ ${#lsha} -lt 12 ] || [ ${#sha} -lt 12 ]; then
+					continue
+				fi
+				if [[ $lsha == "$sha"* || $sha == "$lsha"* ]] &&
+					[ "$lsubj" = "$subj" ]; then
+					found=1
+					break
+				fi
+			done <"$dir/upstream-commits"
+			[ -n "$found" ] || echo "$(basename "$p"): $sha (\"$subj\")"
+		done < <(upstream_refs "$p")
+	done
+}
+
+mapfile -t all < <(printf '%s\n' "${list[@]}" | sort -u)
+t_is "$(unlisted_refs "${all[@]/#/$dir/patches/}")" "" \
+	"every upstream commit a patch names is in kernel/upstream-commits, same subject"
 
 for tree in "${trees[@]}"; do
 	src=$(bt_tree_dir "$tree" 2>"$T_TMP/tree.err") ||
