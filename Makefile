@@ -9,8 +9,9 @@
 #                   boottrace command, its scripts and data (SHAREDIR), the
 #                   tools, the library, the dracut module and kernel hooks
 #   make fuzz       libFuzzer runs, FUZZ_SECONDS=60 per harness (FUZZ_TREE=6.1
-#                   for the differential one);  make fuzz-diff N=1000000
-#                   (the generated differential test against both trees)
+#                   for the differential one);  make fuzz-diff N=10000000
+#                   (the generated differential test against both trees,
+#                   both parsers in one process, JOBS workers: nproc)
 #   make bench      benchmarks, printed as ratios against a baseline
 
 PREFIX	?= /usr/local

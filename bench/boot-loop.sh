@@ -23,9 +23,10 @@ an edited .bconf to a bundle, with the kernel and the images cached:
   legacy      the loop before issue 15: systemd dracut image with the shell
               collector, -machine pc (`boottrace boot CONF --machine pc`
               plus --legacy OPTS)
-  default     `boottrace boot CONF --machine microvm` (--new OPTS); with
-              --new-base IMG: IMG (a collector image without bootconfig)
-              plus `bootconfig -a`, booted with --initrd
+  default     `boottrace boot CONF` plus --new OPTS (none by default:
+              what `boottrace run` boots); with --new-base IMG: IMG (a
+              collector image without bootconfig) plus `bootconfig -a`,
+              booted with --initrd
   documented  the flow the kernel documents: regenerate the initramfs with
               dracut, `bootconfig -a` the config onto it, boot (new machine
               options)
@@ -49,7 +50,8 @@ options:
                     `--flavour systemd` when `boottrace initrd` has
                     flavours, else none: its image is then the systemd one)
   --new OPTS        `boottrace boot` options for default, documented and
-                    report (default `--machine microvm`)
+                    report (default none; e.g. '--machine microvm' once
+                    the kernel has CONFIG_VIRTIO_MMIO)
   --new-base IMG    the default flow's image (see above)
   --only FLOWS      comma-separated subset of legacy,default,documented,report
   --no-targets      do not check the targets
@@ -58,7 +60,7 @@ USAGE
 }
 
 conf="$BT_TOP/examples/default.bconf" runs=5 tree=6.1 kimage='' legacy_opts=''
-new_opts='--machine microvm' new_base='' only='legacy,default,documented,report' targets=1
+new_opts='' new_base='' only='legacy,default,documented,report' targets=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
@@ -112,10 +114,12 @@ else
 fi
 "$BT_TOP/kernel/knowledge.sh" --kernel "$kimage" >/dev/null
 # one boot of each flow's images before timing (fills the image caches)
-"$BT_TOP/scripts/boot.sh" "$conf" -o "$tmp/warm" -q "${kopts[@]}" --machine pc \
-	${lopts[@]+"${lopts[@]}"} >/dev/null
-"$BT_TOP/scripts/boot.sh" "$conf" -o "$tmp/warm" -q "${kopts[@]}" \
-	${nopts[@]+"${nopts[@]}"} >/dev/null
+# (each into its own directory: a bundle directory is replaced only by a
+# bundle of the same kind, and a failed warm-up must show which one failed)
+"$BT_TOP/scripts/boot.sh" "$conf" -o "$tmp/warm-legacy" -q "${kopts[@]}" --machine pc \
+	${lopts[@]+"${lopts[@]}"} >/dev/null || bt_die "bench: the legacy warm-up boot failed (above)"
+"$BT_TOP/scripts/boot.sh" "$conf" -o "$tmp/warm-default" -q "${kopts[@]}" \
+	${nopts[@]+"${nopts[@]}"} >/dev/null || bt_die "bench: the default warm-up boot failed (above)"
 
 # edit: a copy of CONF that differs from every other run
 edit()

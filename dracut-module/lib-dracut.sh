@@ -17,9 +17,9 @@
 #
 # The image has two flavours, chosen by BTB_FLAVOUR (default: the
 # environment's BT_INITRD_FLAVOUR, else shell):
-#   shell    dracut's shell init (modules dash and base, no systemd),
-#            uncompressed;
-#            the collector runs at the first hook (cmdline) and powers off
+#   shell    no systemd and no shell init: only the collector module,
+#            whose collector is /init (PID 1 collects and powers off),
+#            uncompressed
 #   systemd  systemd as the initramfs init (what real images use), zstd;
 #            the collector runs at the same hook (dracut-cmdline.service)
 
@@ -57,7 +57,7 @@ btb_dracut_args()
 		--no-early-microcode --reproducible
 	case "$BTB_FLAVOUR" in
 	shell)
-		printf '%s\n' --no-compress --modules "dash base boottrace-collect"
+		printf '%s\n' --no-compress --modules "boottrace-collect"
 		;;
 	systemd)
 		printf '%s\n' --zstd --modules \
@@ -65,6 +65,14 @@ btb_dracut_args()
 		;;
 	*) bt_die "initrd flavour '$BTB_FLAVOUR': use shell or systemd" ;;
 	esac
+}
+
+# The dracut.conf lines of the collector image (BTB_FLAVOUR) besides the
+# collector's path: in the shell flavour the collector is /init, the whole
+# init (90boottrace-collect).
+btb_dracut_conf()
+{
+	[ "$BTB_FLAVOUR" != shell ] || echo boottrace_collect_init=yes
 }
 
 # A dracutbasedir that sees /usr/lib/dracut plus our modules.
@@ -97,17 +105,35 @@ btb_guest_pkgs()
 # command line (flavour), the host programs, the module and the collector.
 btb_base_key()
 {
-	local krel=$1 collector
+	local krel=$1 collector stamp keyf key
 
 	collector=$(btb_collector)
-	{
+	# the key is remembered under a stamp of its inputs' names, sizes and
+	# mtimes (and the dpkg database's): hashing them again is the slow part
+	stamp=$({
+		echo "krel=$krel"
+		btb_dracut_args
+		btb_dracut_conf
+		find "$BT_TOP/dracut-module/90boottrace-collect" "$collector" \
+			/var/lib/dpkg/status -printf '%p %s %T@\n' | LC_ALL=C sort
+	} | sha256sum | cut -c1-16)
+	keyf="$(bt_cache_dir)/initrd/.key-$stamp"
+	if [ -s "$keyf" ]; then
+		printf '%s\n' "$(<"$keyf")"
+		return 0
+	fi
+	mkdir -p "${keyf%/*}"
+	key=$({
 		echo "dracut=$(btb_dracut_version)"
 		echo "krel=$krel"
 		btb_dracut_args
+		btb_dracut_conf
 		btb_guest_pkgs
 		bt_hash "$BT_TOP/dracut-module/90boottrace-collect"
 		sha256sum <"$collector"
-	} | sha256sum | cut -c1-16
+	} | sha256sum | cut -c1-16)
+	printf '%s\n' "$key" >"$keyf.$$" && mv -f "$keyf.$$" "$keyf"
+	printf '%s\n' "$key"
 }
 
 # btb_dracut_cached IMG KREL WHAT [--no-cache] [MODULE...]: print IMG, first
@@ -136,6 +162,7 @@ btb_dracut_cached()
 	mkdir -p "$tmp/conf.d"
 	{
 		cat
+		btb_dracut_conf
 		printf 'boottrace_collect=%s\n' "$collector"
 	} >"$tmp/conf.d/90-boottrace.conf"
 	btb_dracut_farm "$tmp/farm"

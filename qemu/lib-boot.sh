@@ -4,8 +4,10 @@
 # run, report, bench).  Source it after scripts/lib.sh.
 #
 #   btb_kernel TREE            build or reuse the kernel; sets BTB_KIMAGE,
-#                              BTB_KDIR, BTB_KREL
-#   btb_kernel_meta KEY        a value from the kernel build's metadata file
+#                              BTB_KDIR, BTB_KREL (a stamp of the inputs'
+#                              names, sizes and mtimes skips kernel/build.sh)
+#   btb_read_keys ARRAY FILE   FILE's KEY=value lines into an associative
+#                              array (the kernel build's metadata, boot.info)
 #   btb_now                    seconds since the epoch, with nanoseconds
 #   btb_check_machine MACHINE ACCEL SMP MEM TIMEOUT RTC
 #                              die on a bad value of a `boottrace qemu` option
@@ -30,30 +32,62 @@ btb_now()
 	date +%s.%N
 }
 
+# The stamp of what kernel/build.sh --tree TREE builds from, without reading
+# the files: names, sizes and mtimes of everything in kernel/ and of
+# scripts/lib.sh, the dpkg database (the tree, compiler and binutils
+# versions) and the cache directory.  Any change is a miss (build.sh then
+# hashes the contents as always); a hit skips build.sh and its hashing.
+btb_kernel_stamp()
+{
+	{
+		echo "tree=$1 cache=$(bt_cache_dir)"
+		find "$BT_TOP/kernel" "$BT_TOP/scripts/lib.sh" -type f -printf '%p %s %T@\n' |
+			LC_ALL=C sort
+		stat -c '%n %s %Y' /var/lib/dpkg/status
+	} | sha256sum | cut -c1-16
+}
+
 btb_kernel()
 {
-	local tree=$1 out
+	local tree=$1 out stampf
 
 	[ -x "$BT_TOP/kernel/build.sh" ] ||
 		bt_die "kernel/build.sh is missing: cannot build the kernel"
-	out=$("$BT_TOP/kernel/build.sh" --tree "$tree") ||
-		bt_die "kernel build failed (tree $tree); see the log it names above"
-	BTB_KIMAGE=$(printf '%s\n' "$out" | tail -n1)
-	[ -f "$BTB_KIMAGE" ] ||
-		bt_die "kernel/build.sh did not print an image path (got '$BTB_KIMAGE')"
+	stampf="$(bt_cache_dir)/kernels/.stamp-$(btb_kernel_stamp "$tree")"
+	BTB_KIMAGE=
+	[ ! -s "$stampf" ] || BTB_KIMAGE=$(<"$stampf")
+	if [ -n "$BTB_KIMAGE" ] && [ -f "$BTB_KIMAGE" ] &&
+		[ -s "$(dirname "$BTB_KIMAGE")/kernelrelease" ]; then
+		bt_log "kernel: cached (inputs unchanged): $BTB_KIMAGE"
+	else
+		out=$("$BT_TOP/kernel/build.sh" --tree "$tree") ||
+			bt_die "kernel build failed (tree $tree); see the log it names above"
+		BTB_KIMAGE=$(printf '%s\n' "$out" | tail -n1)
+		[ -f "$BTB_KIMAGE" ] ||
+			bt_die "kernel/build.sh did not print an image path (got '$BTB_KIMAGE')"
+		mkdir -p "${stampf%/*}"
+		printf '%s\n' "$BTB_KIMAGE" >"$stampf.$$" && mv -f "$stampf.$$" "$stampf"
+	fi
 	BTB_KDIR=$(dirname "$BTB_KIMAGE")
 	[ -s "$BTB_KDIR/kernelrelease" ] ||
 		bt_die "$BTB_KDIR/kernelrelease is missing"
 	BTB_KREL=$(<"$BTB_KDIR/kernelrelease")
 }
 
-# btb_kernel_meta KEY: KEY=value from the kernel build's metadata file.
-btb_kernel_meta()
+# btb_read_keys ARRAY FILE: the KEY=value (or "KEY: value") lines of FILE
+# into the associative array ARRAY, the first value of each key; nothing
+# when FILE is missing.  No process is started.
+btb_read_keys()
 {
-	local f="${BTB_KDIR:-}/metadata"
+	local -n kv=$1
+	local l k re='^([A-Za-z0-9_.-]+)[=:][[:space:]]*(.*)$'
 
-	[ -f "$f" ] || return 0
-	sed -n "s/^$1[=:][[:space:]]*//p" "$f" | head -n1
+	[ -f "$2" ] || return 0
+	while IFS= read -r l || [ -n "$l" ]; do
+		[[ $l =~ $re ]] || continue
+		k=${BASH_REMATCH[1]}
+		[ -n "${kv["$k"]+set}" ] || kv["$k"]=${BASH_REMATCH[2]}
+	done <"$2"
 }
 
 # The bundle's metadata has one writer, the collector; the host adds its

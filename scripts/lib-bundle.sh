@@ -49,34 +49,11 @@ btb_unpack()
 	chmod -R u+rwX,go+rX "$dst"
 }
 
-# The kernel's bootconfig messages in dmesg and what they say.  (The
-# verdict belongs to trace-analysis, which reads dmesg anyway; until it
-# computes it, the host writes it here, once.)
-btb_bootconfig_verdict()
-{
-	local dm=$1 requested=$2 msgs status
-
-	msgs=$(grep -a -E 'Load bootconfig:|bootconfig checksum failed|bootconfig size .* (greater|is greater)|Failed to (parse|init) bootconfig|found on command line, but no bootconfig' "$dm" |
-		tr -d '\r' | sed 's/^\[[^]]*\] //' || true)
-	status=not-requested
-	if [ -n "$requested" ]; then
-		if printf '%s\n' "$msgs" | grep -q '^Load bootconfig:'; then
-			status=loaded
-		elif [ -n "$msgs" ]; then
-			status=rejected
-		else
-			status=unknown
-		fi
-	elif printf '%s\n' "$msgs" | grep -q 'checksum failed\|greater than initrd'; then
-		status=rejected
-	fi
-	printf '%s\n%s\n' "$status" "$(printf '%s\n' "$msgs" | paste -sd'|' -)"
-}
-
 btb_finish_bundle()
 {
-	local disk=$1 out=$2 bootdir=$3 dm verdict status msg errs warnings=() w f
-	local cmdline requested='' kvs
+	local disk=$1 out=$2 bootdir=$3 verdict status='' msg='' errs=0 warnings=() w f
+	local cmdline requested kvs
+	local -A bi=() km=()
 	shift 3
 
 	BTB_FINISH_ERROR=
@@ -94,45 +71,56 @@ btb_finish_bundle()
 	done
 
 	cmdline=$(sed -n 's/^cmdline=//p' "$bootdir/boot.info")
-	[[ " $cmdline " != *" bootconfig "* ]] || requested=1
-	dm="$out/dmesg"
-	[ -s "$dm" ] || dm="$out/console.log"
-	verdict=$(btb_bootconfig_verdict "$dm" "$requested")
-	status=${verdict%%$'\n'*}
-	msg=${verdict#*$'\n'}
+	requested=no
+	[[ " $cmdline " != *" bootconfig "* ]] || requested=yes
+	# the kernel's verdict on the bootconfig: trace-analysis reads dmesg
+	verdict=$("$(bt_tool trace-analysis trace-analysis)" verdict \
+		--requested "$requested" "$out") || {
+		BTB_FINISH_ERROR="no bundle: trace-analysis verdict could not read its kernel log (above)"
+		return 1
+	}
+	mapfile -t verdict <<<"$verdict"
+	for w in "${verdict[@]}"; do
+		case "$w" in
+		bootconfig_status=*) status=${w#*=} ;;
+		bootconfig_message=*) msg=${w#*=} ;;
+		trace_boot_errors=*) errs=${w#*=} ;;
+		esac
+	done
 	if [ "$status" = rejected ] || [ "$status" = unknown ]; then
 		warnings+=("bootconfig $status: ${msg:-no bootconfig message in dmesg}")
 	fi
-	errs=$(grep -a -c 'trace_boot: ' "$dm" || true)
 	[ "${errs:-0}" -eq 0 ] || warnings+=("$errs trace_boot error(s) in dmesg")
 	errs=$(sed -n 's/^errors=//p' "$out/collect.status")
 	[ "${errs:-0}" = 0 ] || warnings+=("collector reported $errs problem(s), see collect.log")
 	[ -s "$out/trace.dat" ] || warnings+=("no trace.dat in the bundle")
 
-	binfo() { sed -n "s/^$1=//p" "$bootdir/boot.info" | head -n1; }
+	# boot.info and the kernel build's metadata, read once (first value
+	# of each key)
+	btb_read_keys bi "$bootdir/boot.info"
+	btb_read_keys km "$BTB_KDIR/metadata"
 	w=$(IFS='|'; echo "${warnings[*]-}")
 	kvs=(
-		"created=$(binfo started)"
+		"created=${bi[started]-}"
 		"boottrace_version=$(git -C "$BT_TOP" describe --always --dirty 2>/dev/null || echo unknown)"
 		"kernel_release=$BTB_KREL"
 		"kernel_image_hash=$(sha256sum <"$BTB_KIMAGE" | cut -c1-16)"
-		"tree=$(btb_kernel_meta tree)"
-		"tree_version=$(btb_kernel_meta tree_version)"
-		"series_hash=$(btb_kernel_meta series_hash)"
-		"fragment_hash=$(btb_kernel_meta fragment_hash)"
-		"compiler=$(btb_kernel_meta compiler)"
+		"tree=${km[tree]-}"
+		"tree_version=${km[tree_version]-}"
+		"series_hash=${km[series_hash]-}"
+		"fragment_hash=${km[fragment_hash]-}"
+		"compiler=${km[compiler]-}"
 		"dracut=$(btb_dracut_version)"
 		"trace_cmd=$(dpkg-query -W -f='${Version}' trace-cmd 2>/dev/null)"
-		"bootconfig_status=$status"
-		"bootconfig_message=$msg"
+		"${verdict[@]}"
 		"cmdline=$cmdline"
-		"accelerator=$(binfo accelerator)"
-		"machine=$(binfo machine)"
-		"qemu=$(binfo qemu)"
-		"smp=$(binfo smp)"
-		"memory_mb=$(binfo memory_mb)"
-		"rtc=$(binfo rtc)"
-		"boot_wall_seconds=$(binfo boot_wall_seconds)"
+		"accelerator=${bi[accelerator]-}"
+		"machine=${bi[machine]-}"
+		"qemu=${bi[qemu]-}"
+		"smp=${bi[smp]-}"
+		"memory_mb=${bi[memory_mb]-}"
+		"rtc=${bi[rtc]-}"
+		"boot_wall_seconds=${bi[boot_wall_seconds]-}"
 		"$@"
 		"warnings=$w"
 	)

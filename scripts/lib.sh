@@ -18,6 +18,8 @@
 #                            stderr (a terminal: one line refreshed at most
 #                            once a second; else a line per change or 30 s)
 #   bt_tool STAGE NAME       path of a compiled program (checkout or installed)
+#   bt_tools_ready STAGE/NAME...
+#                            make them once for this command and its children
 #
 # Cache layout (everything below is safe to delete):
 #   $BOOTTRACE_CACHE/trees/<pkgver>/linux-source-<S>/   extracted trees
@@ -58,8 +60,11 @@ bt_have_pkgs()
 
 bt_need_pkgs()
 {
-	local missing=() p stamp
+	local missing=() p stamp ninst
 
+	# one query for all (the common case: everything is installed)
+	ninst=$(dpkg-query -W -f='${db:Status-Status}\n' "$@" 2>/dev/null | grep -c '^installed$') || ninst=0
+	[ "$ninst" -ne $# ] || return 0
 	for p in "$@"; do
 		bt_have_pkgs "$p" || missing+=("$p")
 	done
@@ -203,8 +208,15 @@ bt_progress()
 # PREFIX/share/boottrace and has no STAGE/Makefile) it is PREFIX/bin/NAME.
 bt_tool()
 {
-	local stage=$1 name=$2 bindir
+	local stage=$1 name=$2 bindir var
 
+	# made once already by this command (bt_tools_ready)
+	var=${stage}_${name}
+	var=BT_TOOL_${var//[^A-Za-z0-9_]/_}
+	if [ -n "${!var:-}" ] && [ -x "${!var}" ]; then
+		printf '%s\n' "${!var}"
+		return 0
+	fi
 	if [ -f "$BT_TOP/$stage/Makefile" ]; then
 		make -s -C "$BT_TOP/$stage" "build/$name" >&2 ||
 			bt_die "building $stage/build/$name failed"
@@ -215,4 +227,20 @@ bt_tool()
 		bt_die "$BT_TOP is neither a checkout nor PREFIX/share/boottrace"
 	[ -x "$bindir/$name" ] || bt_die "$bindir/$name is missing (reinstall boottrace)"
 	printf '%s\n' "$bindir/$name"
+}
+
+# bt_tools_ready STAGE/NAME...: make these programs now and export their
+# paths, so that bt_tool in this command and the
+# programs it runs finds them without running make again.
+bt_tools_ready()
+{
+	local t stage var path
+
+	for t in "$@"; do
+		stage=${t%%/*}
+		var=${t/\//_}
+		var=BT_TOOL_${var//[^A-Za-z0-9_]/_}
+		path=$(bt_tool "$stage" "${t#*/}") || exit 1
+		export "$var=$path"
+	done
 }

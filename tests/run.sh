@@ -7,9 +7,10 @@
 # user-space code under clang -Werror), install (make install + pkg-config,
 # every boottrace verb from the install), package (dpkg-buildpackage,
 # lintian, the .debs unpacked and run), archive (boottrace-collect.service's
-# archive and --boot, on a fake collector), system (not in the default
-# list yet: a bookworm system from mmdebstrap with the packages and the
-# kernel .deb installed inside it; tests/system/),
+# archive and --boot, on a fake collector), system (a bookworm system
+# from mmdebstrap with the packages and the qemu flavour's kernel .debs
+# installed inside it, booted three times in QEMU with
+# boottrace-collect.service archiving the bundles; tests/system/),
 # shell (shellcheck), compat (the
 # tree's test-bootconfig.sh against our bootconfig), diff (differential
 # test against the kernel's parser), kernel (kernel/build.sh, building the
@@ -33,7 +34,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
 
-all=(unit clang install package archive shell compat diff kernel boot series analysis dracut lint examples)
+all=(unit clang install package archive system shell compat diff kernel boot series analysis dracut lint examples)
 
 suite_unit()
 {
@@ -58,7 +59,17 @@ suite_shell()
 	shellcheck "${files[@]}"
 }
 suite_install() { tests/install/run.sh; }
-suite_package() { tests/package/run.sh; }
+# package keeps its .debs where the system suite looks for them
+suite_package()
+{
+	local out rc=0
+
+	out=$(mktemp -d)
+	BOOTTRACE_PACKAGE_OUT=$out tests/package/run.sh || rc=$?
+	[ "$rc" != 0 ] || tests/system/debs-dir.sh --store "$out" >/dev/null || rc=1
+	rm -rf "$out"
+	return $rc
+}
 suite_archive() { prove -v tests/archive/; }
 suite_system() { prove -v tests/system/; }
 suite_compat() { tests/compat/run.sh; }

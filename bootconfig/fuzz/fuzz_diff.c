@@ -6,8 +6,9 @@
  * kernel's character classes, exactly as the tests/diff reference is) and
  * to our libbootconfig, through the two sides of tests/diff/runner.c; the
  * first field that differs (accept/reject, message, byte offset, line,
- * column, node count, -l output and diagnostics, tree output) aborts the
- * run with both values, so libFuzzer keeps the input as a crash artifact.
+ * column, node count, -l output and diagnostics, tree output; judged by
+ * tests/diff/judge.h, as the generated test judges) aborts the run with
+ * both values, so libFuzzer keeps the input as a crash artifact.
  * Coverage of both parsers guides the mutations.
  *
  * Built by tests/diff/run.sh --build-fuzz (the tree's sources never enter
@@ -18,26 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proto.h"
+#include "judge.h"
 
 const struct sbuf *bt_ref_run(const char *buf, size_t len);
 const struct sbuf *bt_lib_run(const char *buf, size_t len);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* At most @max bytes of @s, non-printable bytes as \xNN. */
-static void show(const char *what, const struct sbuf *s, size_t max)
-{
-	fprintf(stderr, "  %s: \"", what);
-	for (size_t i = 0; i < s->n && i < max; i++) {
-		unsigned char c = (unsigned char)s->p[i];
-
-		if (c >= 0x20 && c < 0x7f && c != '\\' && c != '"')
-			fputc(c, stderr);
-		else
-			fprintf(stderr, "\\x%02x", c);
-	}
-	fprintf(stderr, "\"%s\n", s->n > max ? "..." : "");
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -59,13 +45,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	field = res_first_diff(ref, ours);
 	if (field < 0)
 		return 0;
-	fprintf(stderr, "DIFFERENCE in %s between the tree's parser and ours (%zu bytes of input)\n",
+	fprintf(stderr, "DIFFERENCE in %s between the tree's parser (A) and ours (B), %zu bytes of input\n",
 		res_field_name[field], size);
-	show("tree's status", &ref[RES_STATUS], 10);
-	show("our status", &ours[RES_STATUS], 10);
-	show("tree's message", &ref[RES_MSG], 200);
-	show("our message", &ours[RES_MSG], 200);
-	show("tree's", &ref[field], 2000);
-	show("ours", &ours[field], 2000);
+	res_describe(stderr, ref, ours, 2000);
 	abort();
 }

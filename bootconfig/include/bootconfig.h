@@ -387,6 +387,16 @@ size_t bconf_node_offset(const struct bconf_node *node);
  */
 int bconf_read_file(const char *path, size_t max, char **buf, size_t *len);
 void bconf_json_string(FILE *f, const char *s);
+/*
+ * Diagnostics: write @len bytes of @s with what a terminal could act on
+ * (bytes outside printable ASCII, but tab) as \xNN; and line @line (from
+ * 1) of @buf (@len bytes), escaped so, with a caret under column @col
+ * (bytes, from 1) on the next line, as "FILE:LINE:COL: error:" messages
+ * show the source.  Nothing when @buf has no such line.
+ */
+void bconf_put_escaped(FILE *out, const char *s, size_t len);
+void bconf_show_source(FILE *out, const char *buf, size_t len,
+		       unsigned int line, unsigned int col);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tool_util.c - what the bootconfig CLI, lint and trace-analysis share
- * beyond the tree: reading a whole file, writing a JSON string, where a
- * node's text is in the input.
+ * beyond the tree: reading a whole file, writing a JSON string, showing a
+ * source line with a caret, where a node's text is in the input.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +11,52 @@
 #include <unistd.h>
 
 #include "internal.h"
+
+static bool shown_raw(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f;
+}
+
+BCONF_EXPORT void bconf_put_escaped(FILE *out, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (shown_raw(c) || c == '\t')
+			fputc(c, out);
+		else
+			fprintf(out, "\\x%02x", c);
+	}
+}
+
+BCONF_EXPORT void bconf_show_source(FILE *out, const char *buf, size_t len,
+				    unsigned int line, unsigned int col)
+{
+	size_t i = 0, start, end;
+	unsigned int l = 1;
+
+	while (i < len && l < line) {
+		if (buf[i++] == '\n')
+			l++;
+	}
+	if (l != line || !line)
+		return;
+	start = i;
+	for (end = start; end < len && buf[end] && buf[end] != '\n';)
+		end++;
+	bconf_put_escaped(out, buf + start, end - start);
+	fputc('\n', out);
+	/* the caret under the column: as wide as what was printed */
+	for (i = start; i < end && i + 1 < start + col; i++) {
+		if (buf[i] == '\t')
+			fputc('\t', out);
+		else
+			fputs(shown_raw((unsigned char)buf[i]) ? " " : "    ", out);
+	}
+	fputs("^\n", out);
+}
 
 BCONF_EXPORT int bconf_read_file(const char *path, size_t max, char **buf,
 				 size_t *len)

@@ -13,28 +13,6 @@ static const char *sev_name(enum lint_severity s)
 	return s == LINT_ERROR ? "error" : s == LINT_WARNING ? "warning" : "note";
 }
 
-/* The source line @line of @buf and a caret under @col. */
-static void print_source(FILE *out, const char *buf, size_t len,
-			 unsigned int line, unsigned int col)
-{
-	size_t i = 0, start;
-	unsigned int l = 1, c;
-
-	while (i < len && l < line) {
-		if (buf[i++] == '\n')
-			l++;
-	}
-	if (l != line || i >= len)
-		return;
-	start = i;
-	while (i < len && buf[i] != '\n' && buf[i])
-		i++;
-	fprintf(out, "%.*s\n", (int)(i - start), buf + start);
-	for (c = 1; c < col && start + c - 1 < i; c++)
-		fputc(buf[start + c - 1] == '\t' ? '\t' : ' ', out);
-	fputs("^\n", out);
-}
-
 void lint_print(FILE *out, const char *path, const char *buf, size_t len,
 		const struct lint_result *r, bool source)
 {
@@ -46,7 +24,7 @@ void lint_print(FILE *out, const char *path, const char *buf, size_t len,
 		fprintf(out, "%s:%u:%u: %s: %s [%s]\n", path, d->line, d->col,
 			sev_name(d->severity), d->msg, d->rule);
 		if (source)
-			print_source(out, buf, len, d->line, d->col);
+			bconf_show_source(out, buf, len, d->line, d->col);
 	}
 }
 

@@ -56,28 +56,8 @@ static void usage(FILE *out)
 }
 
 /* Bytes shown as they are in diagnostics; any other is shown as \xNN. */
-static bool shown_raw(unsigned char c)
-{
-	return c >= 0x20 && c < 0x7f;
-}
-
-/* Write @len bytes of @s to @out, escaping what a terminal could act on. */
-static void put_escaped(FILE *out, const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (shown_raw(c) || c == '\t')
-			fputc(c, out);
-		else
-			fprintf(out, "\\x%02x", c);
-	}
-}
-
 /*
- * A file name as diagnostics show it: escaped as put_escaped() does.  The
+ * A file name as diagnostics show it: escaped as bconf_put_escaped() does.  The
  * few names of one run are kept for its lifetime.
  */
 static const char *disp(const char *name)
@@ -97,7 +77,7 @@ static const char *disp(const char *name)
 	f = open_memstream(&esc, &len);
 	if (!f)
 		return "(name not shown: out of memory)";
-	put_escaped(f, name, strlen(name));
+	bconf_put_escaped(f, name, strlen(name));
 	if (fclose(f))
 		return "(name not shown: out of memory)";
 	if (i < 4) {
@@ -227,27 +207,13 @@ static void show_parse_error(const char *path, const char *buf, size_t len,
 			     const struct bconf_error *e)
 {
 	const char *hint = hint_for(e->msg);
-	size_t start, end, i;
 
 	if (e->pos == SIZE_MAX) {
 		fprintf(stderr, "%s: error: %s\n", disp(path), e->msg);
 	} else {
 		fprintf(stderr, "%s:%u:%u: error: %s\n", disp(path), e->line,
 			e->col, e->msg);
-		start = e->pos - (e->col - 1);
-		for (end = start; end < len && buf[end] && buf[end] != '\n';)
-			end++;
-		put_escaped(stderr, buf + start, end - start);
-		fputc('\n', stderr);
-		/* the caret under the column: as wide as what was printed */
-		for (i = start; i < e->pos; i++) {
-			if (buf[i] == '\t')
-				fputc('\t', stderr);
-			else
-				fputs(shown_raw((unsigned char)buf[i]) ? " " : "    ",
-				      stderr);
-		}
-		fputs("^\n", stderr);
+		bconf_show_source(stderr, buf, len, e->line, e->col);
 	}
 	if (hint)
 		fprintf(stderr, "  note: %s\n", hint);

@@ -44,6 +44,7 @@
 
 #define DISK_MAGIC	"BOOTTRACE-COLLECT-DISK-1"
 #define INITRAMFS_OUT	"/run/boottrace/bundle"
+#define DRACUT_INIT	"/init.dracut"
 #define DEFAULT_TRACEFS	"/sys/kernel/tracing"
 
 static struct ctx {
@@ -52,6 +53,7 @@ static struct ctx {
 	int outfd;
 	int logfd;		/* collect.log, -1 before it exists */
 	int consfd;		/* /dev/console in the initramfs, else -1 */
+	bool pid1;		/* the image's /init: never exit, power off */
 	bool verbose;
 	int errors;
 } C = { .outfd = -1, .logfd = -1, .consfd = -1 };
@@ -120,6 +122,8 @@ static void __attribute__((format(printf, 1, 2))) fail(const char *fmt, ...)
 	va_end(ap);
 }
 
+static void __attribute__((noreturn)) power_off(void);
+
 static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
 {
 	va_list ap;
@@ -129,6 +133,8 @@ static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt,
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	if (C.pid1)
+		power_off();
 	exit(2);
 }
 
@@ -975,6 +981,52 @@ static void usage(FILE *f)
 	      "  -h, --help          this help\n", f);
 }
 
+/*
+ * PID 1 of the harness's shell-flavour collector image
+ * (dracut-module/90boottrace-collect installs this program as /init, and
+ * dracut's own init as /init.dracut when the image has dracut's base): the
+ * earliest the initramfs runs anything.  With boottrace.collect= on the
+ * command line, mount what the collector needs (proc, sysfs, devtmpfs for
+ * the disk; tracefs is mounted by find_tracefs) and go on as --initramfs;
+ * without it, hand the boot to dracut's init unchanged, or power off when
+ * the image has none.
+ */
+static void early_init(char **argv)
+{
+	char *cmdline, *dev;
+
+	C.pid1 = true;
+	mkdir("/proc", 0555);
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) &&
+	    errno != EBUSY)
+		die("PID 1: cannot mount /proc: %s", strerror(errno));
+	cmdline = read_file("/proc/cmdline", NULL);
+	dev = cmdline ? cmdline_arg(cmdline, "boottrace.collect") : NULL;
+	free(cmdline);
+	if (!dev) {
+		if (!access(DRACUT_INIT, X_OK)) {
+			umount("/proc");
+			C.pid1 = false;
+			execv(DRACUT_INIT, argv);
+			C.pid1 = true;
+		}
+		die("PID 1: no boottrace.collect= on the command line, and %s: %s (this image only collects)",
+		    DRACUT_INIT, strerror(errno));
+	}
+	free(dev);
+	mkdir("/sys", 0555);
+	mkdir("/dev", 0755);
+	mkdir("/run", 0755);
+	if (mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) &&
+	    errno != EBUSY)
+		die("PID 1: cannot mount /sys: %s", strerror(errno));
+	if (mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755") &&
+	    errno != EBUSY)
+		die("PID 1: cannot mount /dev: %s", strerror(errno));
+	/* the kernel gives init no PATH; trace-cmd is looked up in it */
+	setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", 0);
+}
+
 static const char *find_tracefs(bool do_mount)
 {
 	const char *path = NULL;
@@ -995,6 +1047,12 @@ int main(int argc, char **argv)
 	struct guest g = { .release = "" };
 
 	signal(SIGXFSZ, SIG_IGN);	/* a file size limit is a write error */
+	if (getpid() == 1) {
+		/* the kernel's arguments to init are not ours to parse */
+		early_init(argv);
+		initramfs = true;
+		argc = 1;
+	}
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		bool more = i + 1 < argc;
@@ -1043,6 +1101,8 @@ int main(int argc, char **argv)
 		C.consfd = open("/dev/console", O_WRONLY | O_NOCTTY | O_CLOEXEC);
 		if (!plain_name(devname) || strchr(devname, '.')) {
 			say("error: bad boottrace.collect=%s", devname);
+			if (C.pid1)
+				power_off();
 			return 0;
 		}
 		mkdir("/run/boottrace", 0755);

@@ -2,9 +2,15 @@
 /*
  * bt-diff - differential tester for bootconfig parsers (see README.md).
  *
- * Generates and mutates configs from a seed, sends each to two runner
- * processes (proto.h) and compares their normalised answers field by
- * field.  Every difference is minimised and written to a directory.
+ * Generates and mutates configs from a seed, gives each to two runners
+ * and compares their normalised answers field by field (judge.h).  A
+ * runner is either linked in (the tree's parser and tool, "@ref", and our
+ * library, "@ours": runner.c built with RUNNER_EMBED) or a process
+ * speaking proto.h on a pipe (the CLI runners, and the same sides built
+ * as programs).  Configs are dealt to -j worker processes; every worker
+ * draws the whole random stream, so a seed gives the same configs however
+ * many workers check them.  Every difference is minimised and written to
+ * a directory.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,14 +22,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "proto.h"
+#include "judge.h"
 
-#define DATA_MAX	32767
 #define NODE_MAX	8192
 #define KEYLEN_MAX	256
 #define DEPTH_MAX	16
@@ -31,9 +37,16 @@
 #define MAX_REPRO	40
 #define MIN_BUDGET	3000	/* runner round trips per minimisation */
 #define MIN_SECONDS	30	/* and time */
+#define PROGRESS_SECS	60	/* progress line interval on long runs */
+#define STALL_SECS	900	/* a worker without progress this long hung */
+
+/* The in-process sides, when linked in (runner.c with RUNNER_EMBED). */
+const struct sbuf *bt_ref_run(const char *buf, size_t len) __attribute__((weak));
+const struct sbuf *bt_lib_run(const char *buf, size_t len) __attribute__((weak));
 
 struct runner {
-	const char *cmd;
+	const char *cmd;	/* "@ref", "@ours" or a shell command */
+	const struct sbuf *(*fn)(const char *buf, size_t len);
 	pid_t pid;
 	int to, from;
 	bool answered;	/* ever answered: a dead runner is a finding */
@@ -52,31 +65,62 @@ struct pair {
 
 static uint64_t rng_state;
 static const char *out_dir;
-static int n_repro;
-static long n_pass, n_fail;
 static char **sigs;
 static int n_sigs;
 
-/* how often the reference gave each outcome: the generator's coverage */
-static struct { char *what; long n; } tally[64];
-static int n_tally;
+/*
+ * One worker's counts, in memory shared with the parent, which prints the
+ * progress of long runs and merges the counts at the end.
+ */
+#define N_TALLY		64
+#define N_DELIB		8
+struct count {
+	char what[120];
+	long n;
+};
+
+struct stats {
+	long pass, fail, n_cli, n_lim;
+	long done, total;	/* generated configs: checked, this worker's share */
+	long cur;		/* generated config being checked; -1: files
+				 * and limit cases, -2: done */
+	long beat;		/* runner round trips: the parent's hang check */
+	int n_repro;
+	/* how often the reference gave each outcome: the generator's coverage */
+	int n_tally, n_delib;
+	struct count tally[N_TALLY];
+	/* documented deliberate differences accepted */
+	struct count delib[N_DELIB];
+};
+
+static struct stats *st;	/* this worker's */
+static int worker, n_workers = 1;
+
+/* Count @k more of @w in @tab (@max entries, @used in use). */
+static void tally_add(struct count *tab, int *used, int max, const char *w,
+		      long k)
+{
+	int i;
+
+	for (i = 0; i < *used; i++)
+		if (!strcmp(tab[i].what, w))
+			break;
+	if (i == *used) {
+		if (i == max)
+			return;
+		snprintf(tab[i].what, sizeof(tab[i].what), "%s", w);
+		(*used)++;
+	}
+	tab[i].n += k;
+}
 
 static void count_outcome(const struct result *a)
 {
 	const char *w = a->dead ? "(runner died)" :
 			strcmp(a->f[RES_STATUS].p, "ok") ? a->f[RES_MSG].p :
 			a->f[RES_LISTERR].n ? "accepted, -l fails" : "accepted";
-	int i;
 
-	for (i = 0; i < n_tally; i++)
-		if (!strcmp(tally[i].what, w))
-			break;
-	if (i == n_tally) {
-		if (n_tally == 64)
-			return;
-		tally[n_tally++].what = strdup(w);
-	}
-	tally[i].n++;
+	tally_add(st->tally, &st->n_tally, N_TALLY, w, 1);
 }
 
 /* ---- random numbers: splitmix64, reproducible from the seed ---- */
@@ -153,7 +197,7 @@ static void runner_start(struct runner *r)
 
 static void runner_stop(struct runner *r)
 {
-	if (r->pid <= 0)
+	if (r->fn || r->pid <= 0)
 		return;
 	close(r->to);
 	close(r->from);
@@ -241,11 +285,36 @@ static void io_parse(struct io *io)
 	io->in.n -= at;
 }
 
+/* A linked-in side's input (kept for the crash handler). */
+static struct sbuf linked_in;
+
+/* A linked-in side: called directly, the answers copied. */
+static void run_linked(struct runner *r, const struct job *jobs, size_t n,
+		       struct result *res)
+{
+	struct sbuf *in = &linked_in;
+
+	for (size_t j = 0; j < n; j++) {
+		const struct sbuf *out;
+
+		/* the side wants its input NUL-terminated at len */
+		sbuf_reset(in);
+		sbuf_add(in, jobs[j].buf, jobs[j].len);
+		out = r->fn(in->p, jobs[j].len);
+		for (int f = 0; f < RES_NFIELDS; f++)
+			sbuf_add(&res[j].f[f], out[f].p, out[f].n);
+	}
+	r->answered = true;
+}
+
 static void run_batch(struct runner **rs, int nr, const struct job *jobs,
 		      size_t n, struct result **res)
 {
 	struct io io[2] = { 0 };
 	char tmp[1 << 16];
+
+	if (st)
+		__atomic_store_n(&st->beat, st->beat + 1, __ATOMIC_RELAXED);
 
 	for (int i = 0; i < nr; i++) {
 		io[i].r = rs[i];
@@ -259,7 +328,10 @@ static void run_batch(struct runner **rs, int nr, const struct job *jobs,
 			for (int f = 0; f < RES_NFIELDS; f++)
 				sbuf_reset(&res[i][j].f[f]);
 		}
-		if (rs[i]->pid <= 0) {
+		if (rs[i]->fn) {
+			run_linked(rs[i], jobs, n, res[i]);
+			io[i].done = n;
+		} else if (rs[i]->pid <= 0) {
 			runner_start(rs[i]);
 			fcntl(rs[i]->to, F_SETFL, O_NONBLOCK);
 		}
@@ -336,48 +408,10 @@ static int compare(const struct result *a, const struct result *b)
 
 /* ---- reporting ---- */
 
-static void put_escaped(FILE *f, const char *p, size_t n, size_t max)
-{
-	for (size_t i = 0; i < n && i < max; i++) {
-		unsigned char c = (unsigned char)p[i];
-
-		if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c == '\\')
-			fputs("\\\\", f);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\x%02x", c);
-		else
-			fputc(c, f);
-	}
-	if (n > max)
-		fprintf(f, "... (%zu bytes)", n);
-}
-
 static void describe(FILE *f, const struct pair *p, const struct result *a,
 		     const struct result *b, size_t max)
 {
-	for (int i = 0; i < RES_NFIELDS; i++) {
-		bool same = !a->dead && !b->dead && a->f[i].n == b->f[i].n &&
-			    !memcmp(a->f[i].p, b->f[i].p, a->f[i].n);
-
-		if (same && i != RES_STATUS && i != RES_MSG &&
-		    !(i == RES_NOTE && a->f[i].n))
-			continue;
-		fprintf(f, "  %-17s %s: \"", res_field_name[i], "A");
-		if (a->dead)
-			fputs("<runner died or hung>", f);
-		else
-			put_escaped(f, a->f[i].p, a->f[i].n, max);
-		fprintf(f, "\"\n  %-17s %s: \"", "", "B");
-		if (b->dead)
-			fputs("<runner died or hung>", f);
-		else
-			put_escaped(f, b->f[i].p, b->f[i].n, max);
-		fputs("\"\n", f);
-	}
+	res_describe(f, a->dead ? NULL : a->f, b->dead ? NULL : b->f, max);
 	fprintf(f, "  (A = %s, B = %s)\n", p->a->cmd, p->b->cmd);
 }
 
@@ -479,7 +513,7 @@ static void write_repro(const struct pair *p, const char *tag, char *buf,
 	fprintf(f, "pair %s, first differing field: %s\ninput (%zu bytes): \"",
 		p->name, field < RES_NFIELDS ? res_field_name[field] : "runner",
 		len);
-	put_escaped(f, buf, len, 4096);
+	res_put_escaped(f, buf, len, 4096);
 	fputs("\"\n", f);
 	describe(f, p, &a, &b, 4096);
 	fclose(f);
@@ -489,77 +523,7 @@ static void write_repro(const struct pair *p, const char *tag, char *buf,
 
 static const struct runner *lib_a;
 
-static bool is(const struct result *r, enum res_field f, const char *v)
-{
-	return !r->dead && !strcmp(r->f[f].p, v);
-}
-
-static bool same(const struct result *a, const struct result *b,
-		 enum res_field f)
-{
-	return a->f[f].n == b->f[f].n && !memcmp(a->f[f].p, b->f[f].p, a->f[f].n);
-}
-
-/* Trailer size field of `bootconfig -a` on the runners' 7-byte initrd. */
-static size_t apply_size(const char *buf, size_t len)
-{
-	size_t size = strnlen(buf, len) + 1, total = 7 + size + 20;
-
-	return size + (((total + 3) & ~(size_t)3) - total);
-}
-
 static const struct pair *cli_p;	/* set by -O: B is our CLI */
-
-/*
- * The documented deliberate differences of our CLI (README.md).  Returns
- * their name when A (the tree's tool) and B (ours) differ exactly that way
- * and B does what we promise instead; NULL otherwise.
- */
-static const char *deliberate(const struct pair *p, const char *buf,
-			      size_t len, const struct result *a,
-			      const struct result *b)
-{
-	if (p != cli_p || a->dead || b->dead || b->f[RES_NOTE].n)
-		return NULL;
-	/* upstream cannot show or delete what it wrote here (its notes) */
-	if (apply_size(buf, len) >= DATA_MAX &&
-	    strstr(a->f[RES_APPLY].p, "outcome: applied") &&
-	    strstr(b->f[RES_APPLY].p, "outcome: failed") &&
-	    !b->f[RES_IMAGE].n && same(a, b, RES_STATUS) &&
-	    same(a, b, RES_MSG) && same(a, b, RES_LIST) && same(a, b, RES_TREE))
-		return "-a refuses a size the kernel refuses";
-	if (a->f[RES_NOTE].n)
-		return NULL;
-	/* an empty file is an initrd without config: no "Error:" line */
-	if (len == 0 && is(a, RES_MSG, "Config data is empty") &&
-	    is(b, RES_STATUS, "ok") && !b->f[RES_LIST].n && !b->f[RES_TREE].n &&
-	    !b->f[RES_LISTERR].n && same(a, b, RES_APPLY) &&
-	    same(a, b, RES_IMAGE))
-		return "empty file shows nothing";
-	/* a 16-word key: upstream lists the keys before it, then says
-	 * "Failed to compose key"; ours lists the same, then refuses with
-	 * an explanation (no position) and exit 1 */
-	if (is(a, RES_STATUS, "ok") && is(a, RES_LISTERR, "compose-error -34\n") &&
-	    is(b, RES_STATUS, "err") && is(b, RES_LINE, "0") &&
-	    same(a, b, RES_LIST) && same(a, b, RES_TREE) &&
-	    same(a, b, RES_APPLY) && same(a, b, RES_IMAGE))
-		return "-l refuses a key the kernel cannot compose";
-	return NULL;
-}
-
-static struct { const char *what; long n; } delib[8];
-
-static void count_deliberate(const char *what)
-{
-	for (int i = 0; i < 8; i++) {
-		if (!delib[i].what)
-			delib[i].what = what;
-		if (delib[i].what == what) {
-			delib[i].n++;
-			return;
-		}
-	}
-}
 
 /* Judge one config's pair of answers; report and count. */
 static void judge(const struct pair *p, const char *src, const char *buf,
@@ -573,25 +537,27 @@ static void judge(const struct pair *p, const char *src, const char *buf,
 	q.flags = flags;
 	if (p->a == lib_a)
 		count_outcome(a);
-	why = field >= 0 && field < RES_NFIELDS ?
-	      deliberate(p, buf, len, a, b) : NULL;
+	why = field >= 0 && field < RES_NFIELDS && p == cli_p ?
+	      res_deliberate(buf, len, a->f, b->f) : NULL;
 	if (field < 0 || why) {
 		if (why)
-			count_deliberate(why);
-		n_pass++;
+			tally_add(st->delib, &st->n_delib, N_DELIB, why, 1);
+		st->pass++;
 		return;
 	}
-	n_fail++;
+	__atomic_add_fetch(&st->fail, 1, __ATOMIC_RELAXED);
 	printf("DIFF [%s] %s: %s differs\n", q.name, src,
 	       field < RES_NFIELDS ? res_field_name[field] : "runner");
 	describe(stdout, &q, a, b, 300);
-	if (out_dir && n_repro < MAX_REPRO && new_signature(field, a, b)) {
+	if (out_dir && st->n_repro < MAX_REPRO / n_workers &&
+	    new_signature(field, a, b)) {
 		char tag[64], *copy = malloc(len + 1);
 
 		if (!copy)
 			abort();
 		memcpy(copy, buf, len);
-		snprintf(tag, sizeof(tag), "diff-%03d-%s", ++n_repro,
+		snprintf(tag, sizeof(tag), "diff-%d-%03d-%s", worker,
+			 ++st->n_repro,
 			 field < RES_NFIELDS ? res_field_name[field] : "runner");
 		for (char *t = tag; *t; t++)
 			if (*t == ' ')
@@ -599,6 +565,7 @@ static void judge(const struct pair *p, const char *src, const char *buf,
 		write_repro(&q, tag, copy, len, field);
 		free(copy);
 	}
+	fflush(stdout);		/* one worker's report in one piece */
 }
 
 #define BATCH 256
@@ -639,7 +606,9 @@ static void check(struct queue *q, const char *src, const char *buf,
 	q->jobs[i].len = len;
 	q->jobs[i].flags = flags;
 	snprintf(q->names[i], sizeof(q->names[i]), "%s", src);
-	if (q->n == BATCH)
+	/* linked-in sides gain nothing from batches: check it now (and a
+	 * worker that crashes in it dies on this very config) */
+	if (q->n == BATCH || (q->p->a->fn && q->p->b->fn))
 		flush(q);
 }
 
@@ -1071,23 +1040,248 @@ static int make_limit(struct sbuf *b, int i, char *name, size_t nsize)
 	return 0;
 }
 
+/* ---- workers ---- */
+
+/* What every worker checks: each takes every n_workers-th input. */
+struct run {
+	struct queue *lib, *cli;
+	struct sbuf *files;
+	char **paths;
+	int nfiles;
+	uint64_t seed;
+	long n, every;
+	bool have_cli;
+};
+
+static void run_worker(const struct run *r)
+{
+	struct sbuf b = { 0 };
+	char name[256];
+
+	for (int i = 0; i < r->nfiles; i++) {
+		if (i % n_workers != worker)
+			continue;
+		check(r->lib, r->paths[i], r->files[i].p, r->files[i].n, 0);
+		if (r->have_cli)
+			check(r->cli, r->paths[i], r->files[i].p, r->files[i].n,
+			      REQ_APPLY);
+	}
+
+	rng_state = r->seed;
+	for (int i = 0; make_limit(&b, i, name, sizeof(name)); i++) {
+		if (i % n_workers != worker)
+			continue;
+		st->n_lim++;
+		check(r->lib, name, b.p, b.n, 0);
+		if (r->have_cli && b.n <= DATA_MAX)
+			check(r->cli, name, b.p, b.n, REQ_APPLY);
+	}
+
+	/* every worker draws the whole stream: the same configs for any -j */
+	rng_state = r->seed;
+	for (long i = 0; i < r->n; i++) {
+		unsigned int k = rnd(100);
+
+		if (k < 10 && r->nfiles) {
+			struct sbuf *f = &r->files[rnd((unsigned int)r->nfiles)];
+
+			sbuf_reset(&b);
+			sbuf_add(&b, f->p, f->n);
+			mutate(&b);
+		} else {
+			gen_config(&b);
+			if (k < 35)
+				mutate(&b);
+		}
+		if (i % n_workers != worker)
+			continue;
+		st->cur = i;
+		snprintf(name, sizeof(name), "generated #%ld", i);
+		check(r->lib, name, b.p, b.n, 0);
+		if (r->have_cli && i % r->every == 0 && b.n <= DATA_MAX) {
+			st->n_cli++;
+			check(r->cli, name, b.p, b.n, REQ_APPLY);
+		}
+		__atomic_store_n(&st->done, st->done + 1, __ATOMIC_RELAXED);
+	}
+	flush(r->lib);
+	flush(r->cli);
+	st->cur = -2;
+	runner_stop(r->lib->p->a);
+	runner_stop(r->lib->p->b);
+	runner_stop(r->cli->p->a);
+	runner_stop(r->cli->p->b);
+	free(b.p);
+}
+
+/*
+ * A linked-in side that crashes takes its worker with it: keep the input
+ * it was given (crash-WORKER.bconf in -o DIR) before dying of the signal.
+ */
+static char crash_path[4096];
+
+static void on_crash(int sig)
+{
+	int fd;
+
+	if (crash_path[0] && linked_in.p) {
+		fd = open(crash_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0) {
+			if (full_write(fd, linked_in.p, linked_in.n))
+				unlink(crash_path);
+			close(fd);
+		}
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Fork the workers; print progress; merge their counts into *sum. */
+static int run_workers(const struct run *r, struct stats *all,
+		       struct stats *sum)
+{
+	static const int crash_sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE,
+					  SIGILL };
+	pid_t *pids = calloc((size_t)n_workers, sizeof(*pids));
+	long *seen = calloc((size_t)n_workers, sizeof(*seen));
+	time_t *moved = calloc((size_t)n_workers, sizeof(*moved));
+	time_t start = time(NULL), next = start + PROGRESS_SECS;
+	int alive = 0, status;
+
+	if (!pids || !seen || !moved)
+		abort();
+	fflush(NULL);
+	for (int w = 0; w < n_workers; w++) {
+		all[w].cur = -1;
+		pids[w] = fork();
+		if (pids[w] < 0) {
+			perror("fork");
+			exit(2);
+		}
+		if (pids[w] == 0) {
+			worker = w;
+			st = &all[w];
+			setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+			if (out_dir)
+				snprintf(crash_path, sizeof(crash_path),
+					 "%s/crash-%d.bconf", out_dir, w);
+			for (size_t k = 0; k < sizeof(crash_sigs) / sizeof(crash_sigs[0]); k++)
+				signal(crash_sigs[k], on_crash);
+			free(pids);
+			free(seen);
+			free(moved);
+			run_worker(r);
+			fflush(stdout);
+			exit(0);
+		}
+		moved[w] = start;
+		alive++;
+	}
+	while (alive) {
+		pid_t pid = waitpid(-1, &status, WNOHANG);
+		time_t now = time(NULL);
+		long done = 0, fail = 0;
+		int w;
+
+		if (pid < 0 && errno != EINTR)
+			abort();
+		for (w = 0; w < n_workers; w++)
+			if (pids[w] > 0 && pids[w] == pid)
+				break;
+		if (pid > 0 && w < n_workers) {
+			alive--;
+			pids[w] = 0;
+			if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+				continue;
+			/* a linked-in side crashed (or hung, killed below) */
+			all[w].fail++;
+			printf("DIFF [in-process] worker %d %s %d %s\n",
+			       w, WIFSIGNALED(status) ? "died of signal" : "exited",
+			       WIFSIGNALED(status) ? WTERMSIG(status) :
+			       WEXITSTATUS(status),
+			       all[w].cur == -2 ? "after its last check" :
+			       all[w].cur == -1 ? "while checking a file or limit case" :
+			       "while checking a generated config");
+			if (all[w].cur >= 0)
+				printf("  generated #%ld (rerun: -s %" PRIu64 " -n %ld -j 1)\n",
+				       all[w].cur, r->seed, all[w].cur + 1);
+			if (out_dir && WIFSIGNALED(status))
+				printf("  its input, if it crashed: %s/crash-%d.bconf\n",
+				       out_dir, w);
+			continue;
+		}
+		for (w = 0; w < n_workers; w++) {
+			long beat = __atomic_load_n(&all[w].beat, __ATOMIC_RELAXED);
+
+			done += __atomic_load_n(&all[w].done, __ATOMIC_RELAXED);
+			fail += __atomic_load_n(&all[w].fail, __ATOMIC_RELAXED);
+			if (!pids[w])
+				continue;
+			if (beat != seen[w]) {
+				seen[w] = beat;
+				moved[w] = now;
+			} else if (now - moved[w] > STALL_SECS) {
+				printf("bt-diff: worker %d made no progress for %d s: killed\n",
+				       w, STALL_SECS);
+				kill(pids[w], SIGKILL);
+				moved[w] = now;
+			}
+		}
+		if (r->n >= 100000 && now >= next) {
+			double rate = (double)done / (double)(now - start);
+
+			printf("bt-diff: %ld of %ld generated configs checked, %ld differences so far, %.0f/s, about %.0f min left\n",
+			       done, r->n, fail, rate,
+			       rate > 0 ? (double)(r->n - done) / rate / 60 : 0.0);
+			next += PROGRESS_SECS;
+		}
+		if (!pid)
+			sleep(1);
+	}
+	memset(sum, 0, sizeof(*sum));
+	for (int w = 0; w < n_workers; w++) {
+		const struct stats *s = &all[w];
+
+		sum->pass += s->pass;
+		sum->fail += s->fail;
+		sum->n_cli += s->n_cli;
+		sum->n_lim += s->n_lim;
+		sum->n_repro += s->n_repro;
+		for (int i = 0; i < s->n_tally; i++)
+			tally_add(sum->tally, &sum->n_tally, N_TALLY,
+				  s->tally[i].what, s->tally[i].n);
+		for (int i = 0; i < s->n_delib; i++)
+			tally_add(sum->delib, &sum->n_delib, N_DELIB,
+				  s->delib[i].what, s->delib[i].n);
+	}
+	free(pids);
+	free(seen);
+	free(moved);
+	return (int)(time(NULL) - start);
+}
+
 /* ---- main ---- */
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: bt-diff -a CMD -b CMD [-A CMD -B CMD] [-n N] [-s SEED] [-k K]\n"
-		"               [-o DIR] [FILE...]\n"
+		"Usage: bt-diff -a SIDE -b SIDE [-A CMD -B CMD] [-n N] [-s SEED] [-k K]\n"
+		"               [-j W] [-o DIR] [-O] [FILE...]\n"
 		"Compare two bootconfig runners (README.md) on FILEs, the limit\n"
 		"cases and N generated/mutated configs.\n"
-		"  -a/-b CMD   in-process runners (reference, under test)\n"
+		"  -a/-b SIDE  the parser sides (reference, under test): @ref or\n"
+		"              @ours when linked into this program, else a runner\n"
+		"              command (runner.c built as a program)\n"
 		"  -A/-B CMD   CLI runners, used on FILEs, limits and every K-th config\n"
 		"  -n N        generated configs (default 10000)\n"
 		"  -s SEED     seed (default: random, printed)\n"
 		"  -k K        CLI comparison every K-th generated config (default 50)\n"
+		"  -j W        worker processes (default 1); the same seed checks\n"
+		"              the same configs for any W\n"
 		"  -o DIR      write minimal reproducers there\n"
 		"  -O          -B is our CLI: accept its documented deliberate\n"
-		"              differences (README.md), checking what it does instead\n");
+		"              differences (judge.h), checking what it does instead\n"
+		"Last line: \"N passed, N failed\".\n");
 }
 
 static int read_file(const char *path, struct sbuf *b)
@@ -1105,54 +1299,75 @@ static int read_file(const char *path, struct sbuf *b)
 	return r < 0 ? -1 : 0;
 }
 
+/* "@ref" and "@ours" are the sides linked into this program. */
+static int resolve(struct runner *r)
+{
+	if (r->cmd[0] != '@')
+		return 0;
+	if (!strcmp(r->cmd, "@ref"))
+		r->fn = bt_ref_run;
+	else if (!strcmp(r->cmd, "@ours"))
+		r->fn = bt_lib_run;
+	if (r->fn)
+		return 0;
+	fprintf(stderr, "bt-diff: %s: no such side linked into this program (tests/diff/run.sh links @ref and @ours)\n",
+		r->cmd);
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct runner ra = { 0 }, rb = { 0 }, rca = { 0 }, rcb = { 0 };
 	struct pair lib_pair = { "in-process", &ra, &rb, 0 };
 	struct pair cli_pair = { "cli", &rca, &rcb, 0 };
 	static struct queue lib, cli;
-	struct sbuf b = { 0 };
-	struct sbuf *files = NULL;
-	uint64_t seed = 0;
-	bool have_seed = false, have_cli;
-	long n = 10000, every = 50, n_cli = 0, n_lim = 0;
-	char name[256];
-	int opt, nfiles;
+	struct run run = { .lib = &lib, .cli = &cli, .n = 10000, .every = 50 };
+	struct stats *all, sum;
+	bool have_seed = false;
+	int opt, secs;
 
-	while ((opt = getopt(argc, argv, "a:b:A:B:n:s:k:o:Oh")) != -1) {
+	while ((opt = getopt(argc, argv, "a:b:A:B:n:s:k:j:o:Oh")) != -1) {
 		switch (opt) {
 		case 'O': cli_p = &cli_pair; break;
 		case 'a': ra.cmd = optarg; break;
 		case 'b': rb.cmd = optarg; break;
 		case 'A': rca.cmd = optarg; break;
 		case 'B': rcb.cmd = optarg; break;
-		case 'n': n = strtol(optarg, NULL, 0); break;
+		case 'n': run.n = strtol(optarg, NULL, 0); break;
 		case 's':
-			seed = strtoull(optarg, NULL, 0);
+			run.seed = strtoull(optarg, NULL, 0);
 			have_seed = true;
 			break;
-		case 'k': every = strtol(optarg, NULL, 0); break;
+		case 'k': run.every = strtol(optarg, NULL, 0); break;
+		case 'j': n_workers = atoi(optarg); break;
 		case 'o': out_dir = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (!ra.cmd || !rb.cmd || !rca.cmd != !rcb.cmd || every < 1 || n < 0) {
+	if (!ra.cmd || !rb.cmd || !rca.cmd != !rcb.cmd || run.every < 1 ||
+	    run.n < 0 || n_workers < 1 || n_workers > 64) {
 		usage(stderr);
 		return 2;
 	}
-	have_cli = rca.cmd;
+	if (resolve(&ra) || resolve(&rb) || (rca.cmd && rca.cmd[0] == '@') ||
+	    (rcb.cmd && rcb.cmd[0] == '@')) {
+		usage(stderr);
+		return 2;
+	}
+	run.have_cli = rca.cmd;
 	lib_a = &ra;
 	lib.p = &lib_pair;
 	cli.p = &cli_pair;
 	if (!have_seed) {
 		int fd = open("/dev/urandom", O_RDONLY);
 
-		if (fd < 0 || read(fd, &seed, sizeof(seed)) != sizeof(seed))
-			seed = (uint64_t)time(NULL);
+		if (fd < 0 ||
+		    read(fd, &run.seed, sizeof(run.seed)) != sizeof(run.seed))
+			run.seed = (uint64_t)time(NULL);
 		if (fd >= 0)
 			close(fd);
-		seed &= 0xffffffffffffULL;
+		run.seed &= 0xffffffffffffULL;
 	}
 	if (out_dir && mkdir(out_dir, 0755) && errno != EEXIST) {
 		perror(out_dir);
@@ -1161,76 +1376,49 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("bt-diff: seed %" PRIu64 " (rerun: -s %" PRIu64 " -n %ld)\n",
-	       seed, seed, n);
+	       run.seed, run.seed, run.n);
 
-	nfiles = argc - optind;
-	files = calloc((size_t)nfiles + 1, sizeof(*files));
-	for (int i = 0; i < nfiles; i++) {
-		const char *path = argv[optind + i];
-
-		if (read_file(path, &files[i])) {
-			fprintf(stderr, "bt-diff: %s: %s\n", path, strerror(errno));
+	run.nfiles = argc - optind;
+	run.paths = argv + optind;
+	run.files = calloc((size_t)run.nfiles + 1, sizeof(*run.files));
+	if (!run.files)
+		abort();
+	for (int i = 0; i < run.nfiles; i++) {
+		if (read_file(run.paths[i], &run.files[i])) {
+			fprintf(stderr, "bt-diff: %s: %s\n", run.paths[i],
+				strerror(errno));
 			return 2;
 		}
-		check(&lib, path, files[i].p, files[i].n, 0);
-		if (have_cli)
-			check(&cli, path, files[i].p, files[i].n,
-			      REQ_APPLY);
 	}
-
-	rng_state = seed;
-	for (int i = 0; make_limit(&b, i, name, sizeof(name)); i++) {
-		n_lim++;
-		check(&lib, name, b.p, b.n, 0);
-		if (have_cli && b.n <= DATA_MAX)
-			check(&cli, name, b.p, b.n, REQ_APPLY);
+	all = mmap(NULL, sizeof(*all) * (size_t)n_workers,
+		   PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (all == MAP_FAILED) {
+		perror("mmap");
+		return 2;
 	}
+	secs = run_workers(&run, all, &sum);
 
-	rng_state = seed;
-	for (long i = 0; i < n; i++) {
-		unsigned int r = rnd(100);
-
-		if (r < 10 && nfiles) {
-			struct sbuf *f = &files[rnd((unsigned int)nfiles)];
-
-			sbuf_reset(&b);
-			sbuf_add(&b, f->p, f->n);
-			mutate(&b);
-		} else {
-			gen_config(&b);
-			if (r < 35)
-				mutate(&b);
-		}
-		snprintf(name, sizeof(name), "generated #%ld", i);
-		check(&lib, name, b.p, b.n, 0);
-		if (have_cli && i % every == 0 && b.n <= DATA_MAX) {
-			n_cli++;
-			check(&cli, name, b.p, b.n, REQ_APPLY);
-		}
-		if (n >= 100000 && i && i % 100000 == 0)
-			printf("bt-diff: %ld configs, %ld differences so far\n",
-			       i, n_fail);
-	}
-	flush(&lib);
-	flush(&cli);
-	runner_stop(&ra);
-	runner_stop(&rb);
-	runner_stop(&rca);
-	runner_stop(&rcb);
 	printf("bt-diff: seed %" PRIu64 ": %d files, %ld limit cases, %ld generated"
 	       " configs (%ld also through both CLIs): %ld differences\n",
-	       seed, nfiles, n_lim, n, n_cli, n_fail);
+	       run.seed, run.nfiles, sum.n_lim, run.n, sum.n_cli, sum.fail);
+	printf("bt-diff: %d s with %d worker%s (%s)\n", secs, n_workers,
+	       n_workers > 1 ? "s" : "",
+	       ra.fn && rb.fn ? "both parsers in-process" : "runner processes");
 	printf("bt-diff: reference outcomes (in-process pair):");
-	for (int i = 0; i < n_tally; i++)
-		printf("%s %s %ld", i ? "," : "", tally[i].what, tally[i].n);
+	for (int i = 0; i < sum.n_tally; i++)
+		printf("%s %s %ld", i ? "," : "", sum.tally[i].what,
+		       sum.tally[i].n);
 	printf("\n");
-	for (int i = 0; i < 8 && delib[i].what; i++)
+	for (int i = 0; i < sum.n_delib; i++)
 		printf("bt-diff: deliberate difference (README.md): %s: %ld\n",
-		       delib[i].what, delib[i].n);
-	if (n_repro)
-		printf("bt-diff: %d minimal reproducers in %s\n", n_repro,
+		       sum.delib[i].what, sum.delib[i].n);
+	if (sum.n_repro)
+		printf("bt-diff: %d minimal reproducers in %s\n", sum.n_repro,
 		       out_dir);
-	printf("%ld passed, %ld failed\n", n_pass, n_fail);
-	free(b.p);
-	return n_fail ? 1 : 0;
+	printf("%ld passed, %ld failed\n", sum.pass, sum.fail);
+	for (int i = 0; i < run.nfiles; i++)
+		free(run.files[i].p);
+	free(run.files);
+	munmap(all, sizeof(*all) * (size_t)n_workers);
+	return sum.fail ? 1 : 0;
 }

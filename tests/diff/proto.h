@@ -91,33 +91,6 @@ static inline int full_write(int fd, const void *buf, size_t n)
 	return 0;
 }
 
-/*
- * The first field in which result B (ours) differs from result A (the
- * reference), -1 when none.  B's notes are findings unless A (the same
- * code) has them too; A's alone are the reference's own quirks.  A field
- * the reference does not know ("?") matches anything, as does our unknown
- * ("?") position or node count.
- */
-static inline int res_first_diff(const struct sbuf *a, const struct sbuf *b)
-{
-	for (int i = 0; i < RES_NFIELDS; i++) {
-		const struct sbuf *x = &a[i], *y = &b[i];
-
-		if (i == RES_NOTE) {
-			if (y->n && (x->n != y->n || memcmp(x->p, y->p, x->n)))
-				return i;
-			continue;
-		}
-		if ((i == RES_POS || i == RES_NODES) && !strcmp(y->p, "?"))
-			continue;
-		if (!strcmp(x->p, "?"))
-			continue;	/* the reference cannot tell */
-		if (x->n != y->n || memcmp(x->p, y->p, x->n))
-			return i;
-	}
-	return -1;
-}
-
 static inline void put_le32(unsigned char *p, uint32_t v)
 {
 	p[0] = v & 0xff;

@@ -13,24 +13,37 @@ HERE="$BT_TOP/tests/diff"
 usage()
 {
 	cat <<EOF
-Usage: tests/diff/run.sh [-n N] [-s SEED] [-k K] [-o DIR] [--tree 6.1|6.12]
-                         [--self-test] [--build-fuzz BIN] [--help]
+Usage: tests/diff/run.sh [-n N] [-s SEED] [-k K] [-j W] [-o DIR]
+                         [--tree 6.1|6.12] [--self-test] [--build-fuzz BIN]
+                         [--help]
 
 Compares our libbootconfig (public API) with the tree's lib/bootconfig.c +
-tools/bootconfig/main.c (compiled into a runner in the cache), and our
-bootconfig CLI with the tree's tool, on every tools/bootconfig/samples
-file, every tests/diff/regressions file, the limit cases at N and N+1
-and N generated/mutated configs.  See tests/diff/README.md.
+tools/bootconfig/main.c (compiled in the cache, linked with the generator
+and our library into one program, bt-diff), and our bootconfig CLI with
+the tree's tool, on every tools/bootconfig/samples file, every
+tests/diff/regressions file, the limit cases at N and N+1 and N
+generated/mutated configs.  See tests/diff/README.md.
 
-  -n N         generated configs (default: \$N or 10000; long mode 1000000)
+  -n N         generated configs (default: \$N or 10000; make fuzz-diff
+               takes N=10000000)
   -s SEED      seed (default: \$SEED or random; printed either way)
-  -k K         also run both CLIs on every K-th generated config (default 50)
+  -k K         also run both CLIs on every K-th generated config (default:
+               \$K, else 50, or N/1000 when that is larger: the CLI pair
+               spawns ten processes per config)
+  -j W         worker processes (default: \$JOBS or the number of CPUs);
+               a seed checks the same configs for any W
+  \$BT_DIFF_SANITIZE=1  build bt-diff, the runners and our library with
+               ASan+UBSan, the tree's code with ASan (its own undefined
+               behaviour is not ours to find)
   -o DIR       where minimal reproducers go (default: a new directory
                under \$BOOTTRACE_CACHE/diff/repro/)
   --tree T     reference tree (default 6.1)
   --self-test  prove the harness: the reference against itself must show
-               0 differences, and every deliberately broken variant of
-               the reference (built in the cache) must show some
+               0 differences, every deliberately broken variant of the
+               reference (built in the cache) must show some against our
+               library in-process and two broken tools against the tree's
+               tool, and the in-process sides must give the same results
+               as the same sides run as runner processes on one seed
   --build-fuzz BIN
                only build the libFuzzer differential harness
                (bootconfig/fuzz/fuzz_diff.c: the tree's parser and tool,
@@ -42,7 +55,8 @@ EOF
 
 n=${N:-10000}
 seed=${SEED:-}
-every=50
+every=${K:-}
+jobs=${JOBS:-$(nproc)}
 out=
 tree=6.1
 self=0
@@ -52,6 +66,7 @@ while [ $# -gt 0 ]; do
 	-n) [ $# -ge 2 ] || bt_die "-n needs a number"; n=$2; shift 2 ;;
 	-s) [ $# -ge 2 ] || bt_die "-s needs a seed"; seed=$2; shift 2 ;;
 	-k) [ $# -ge 2 ] || bt_die "-k needs a number"; every=$2; shift 2 ;;
+	-j) [ $# -ge 2 ] || bt_die "-j needs a number"; jobs=$2; shift 2 ;;
 	-o) [ $# -ge 2 ] || bt_die "-o needs a directory"; out=$2; shift 2 ;;
 	--tree) [ $# -ge 2 ] || bt_die "--tree needs 6.1 or 6.12"; tree=$2; shift 2 ;;
 	--self-test) self=1; shift ;;
@@ -62,6 +77,12 @@ while [ $# -gt 0 ]; do
 done
 [[ "$n" =~ ^[0-9]+$ ]] || bt_die "-n/N must be a number, not '$n'"
 [[ -z "$seed" || "$seed" =~ ^[0-9]+$ ]] || bt_die "-s/SEED must be a number, not '$seed'"
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || bt_die "-j/JOBS must be a positive number, not '$jobs'"
+if [ -z "$every" ]; then
+	every=50
+	[ "$((n / 1000))" -le "$every" ] || every=$((n / 1000))
+fi
+[[ "$every" =~ ^[1-9][0-9]*$ ]] || bt_die "-k/K must be a positive number, not '$every'"
 
 bt_need_pkgs gcc libc6-dev make
 tree=$(bt_tree_series "$tree")
@@ -69,23 +90,33 @@ src=$(bt_tree_dir "$tree")
 ver=$(bt_tree_pkgver "$tree")
 cc=${CC:-gcc}
 cflags=(-std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE)
+san=${BT_DIFF_SANITIZE:-0}
+[[ "$san" =~ ^[01]$ ]] || bt_die "BT_DIFF_SANITIZE must be 0 or 1, not '$san'"
+san_k=()	# the tree's code
+lflags=()	# links
+if [ "$san" = 1 ]; then
+	san_k=(-fsanitize=address -fno-omit-frame-pointer)
+	lflags=("-fsanitize=address,undefined")
+	cflags+=("-fsanitize=address,undefined" -fno-sanitize-recover=all -fno-omit-frame-pointer)
+fi
 # Trees from 6.2 on build the kernel with -funsigned-char: so does their parser.
 ref_cflags=()
 if grep -q -- '-funsigned-char' "$src/Makefile"; then
 	ref_cflags=(-funsigned-char)
 fi
-key=$( (printf '%s\n' "$ver" "$($cc --version | head -n1)"; cat "$HERE"/*.c "$HERE"/*.h "$0") |
+key=$( (printf '%s\n' "$ver" "$($cc --version | head -n1)" "sanitize $san"; cat "$HERE"/*.c "$HERE"/*.h "$0") |
 	sha256sum | cut -c1-12)
 cache="$(bt_cache_dir)/diff"
 build="$cache/build-$tree-$key"
 
 # The reference side, compiled from the extracted tree (never from the
-# repository): the tree's parser and its tool's main() renamed, linked with
-# our runner.c.  The parser is compiled with the kernel's own character
-# classes (the tree's include/linux/ctype.h and lib/ctype.c, Latin-1 aware)
-# instead of the C library's, so that bytes >= 0x80 are judged as the
-# kernel judges them; see README.md.  $1: output directory,
-# $2: lib/bootconfig.c, $3: main.c
+# repository): the tree's parser and its tool's main() renamed, with our
+# runner.c as the in-process side "@ref" of bt-diff (ref-side.o, main.o,
+# lib.o, ctype.o) and as a runner program (ref-runner).  The parser is
+# compiled with the kernel's own character classes (the tree's
+# include/linux/ctype.h and lib/ctype.c, Latin-1 aware) instead of the C
+# library's, so that bytes >= 0x80 are judged as the kernel judges them;
+# see README.md.  $1: output directory, $2: lib/bootconfig.c, $3: main.c
 kctype_dir()
 {
 	local dir=$1
@@ -101,16 +132,18 @@ kctype_dir()
 build_ref()
 {
 	local dir=$1 lib=$2 main=$3 inc="$src/tools/bootconfig/include"
-	local kflags=(-O2 -g -w "${ref_cflags[@]}" -I"$dir/kctype" -I"$inc")
+	local kflags=(-O2 -g -w "${san_k[@]}" "${ref_cflags[@]}" -I"$dir/kctype" -I"$inc")
 
 	kctype_dir "$dir"
-	$cc -O2 -g -w -I"$dir/kctype" -I"$src/include" -c -o "$dir/ctype.o" "$src/lib/ctype.c"
+	$cc -O2 -g -w "${san_k[@]}" -I"$dir/kctype" -I"$src/include" -c -o "$dir/ctype.o" "$src/lib/ctype.c"
 	$cc "${kflags[@]}" -c -o "$dir/lib.o" "$lib"
 	$cc "${kflags[@]}" -Dmain=bt_ref_tool_main -c -o "$dir/main.o" "$main"
+	$cc "${cflags[@]}" -DRUNNER_REF -DRUNNER_EMBED=bt_ref_run -isystem "$inc" \
+		-c -o "$dir/ref-side.o" "$HERE/runner.c"
 	$cc "${cflags[@]}" -DRUNNER_REF -isystem "$inc" -o "$dir/ref-runner" \
 		"$HERE/runner.c" "$dir/main.o" "$dir/lib.o" "$dir/ctype.o"
 	$cc "${kflags[@]}" -c -o "$dir/tool.o" "$main"
-	$cc -o "$dir/bootconfig" "$dir/tool.o" "$dir/lib.o" "$dir/ctype.o"
+	$cc "${san_k[@]}" -o "$dir/bootconfig" "$dir/tool.o" "$dir/lib.o" "$dir/ctype.o"
 }
 
 # The libFuzzer differential harness: the reference objects built as in
@@ -149,16 +182,49 @@ if [ -n "$fuzz_out" ]; then
 	exit
 fi
 
-if [ ! -x "$build/bt-diff" ]; then
+if [ ! -x "$build/cli-runner" ]; then
 	bt_log "building the differential tester into $build"
 	rm -rf "$build.tmp"
 	mkdir -p "$build.tmp"
 	build_ref "$build.tmp" "$src/lib/bootconfig.c" "$src/tools/bootconfig/main.c" >&2
+	$cc "${cflags[@]}" -c -o "$build.tmp/bt-diff.o" "$HERE/bt-diff.c"
 	$cc "${cflags[@]}" -o "$build.tmp/cli-runner" "$HERE/runner.c"
-	$cc "${cflags[@]}" -o "$build.tmp/bt-diff" "$HERE/bt-diff.c"
 	rm -rf "$build"
 	mv "$build.tmp" "$build"
 fi
+
+# Our side, rebuilt every run (the library under test changes): the
+# library and CLI, runner.c as the in-process side "@ours" (lib-side.o)
+# and as a runner program (lib-runner, for the --self-test comparison).
+bt_log "building bootconfig (make -C bootconfig)"
+make -s -C "$BT_TOP/bootconfig" >&2 ||
+	bt_die "make -C bootconfig failed: the library and CLI must build first"
+mkdir -p "$cache"
+ours=$(mktemp -d "$cache/ours.XXXXXX")	# this checkout's, this run's
+tmps=("$ours")
+trap 'rm -rf "${tmps[@]}"' EXIT
+libbc=("$BT_TOP/bootconfig/build/libbootconfig.a")
+if [ "$san" = 1 ]; then	# our library instrumented too
+	libbc=()
+	for c in "$BT_TOP"/bootconfig/lib/*.c; do
+		o="$ours/lib-$(basename "$c" .c).o"
+		$cc "${cflags[@]}" -I"$BT_TOP/bootconfig/include" -I"$BT_TOP/bootconfig/lib" \
+			-c -o "$o" "$c"
+		libbc+=("$o")
+	done
+fi
+$cc "${cflags[@]}" -DRUNNER_LIB -DRUNNER_EMBED=bt_lib_run -I"$BT_TOP/bootconfig/include" \
+	-c -o "$ours/lib-side.o" "$HERE/runner.c"
+
+# bt-diff with the reference objects of directory $1 (the tree's, or a
+# broken variant's) and our library linked in, as $2.
+link_bt_diff()
+{
+	$cc "${lflags[@]}" -o "$2" "$build/bt-diff.o" "$1/ref-side.o" "$1/main.o" \
+		"$1/lib.o" "$1/ctype.o" "$ours/lib-side.o" "${libbc[@]}"
+}
+bt_diff="$ours/bt-diff"
+link_bt_diff "$build" "$bt_diff"
 
 seed_args=()
 [ -n "$seed" ] && seed_args=(-s "$seed")
@@ -222,63 +288,85 @@ build_mutant()
 if [ "$self" = 1 ]; then
 	pass=0
 	fail=0
-	log=$(mktemp "${TMPDIR:-/tmp}/bt-diff-self.XXXXXX")
-	trap 'rm -f "$log"' EXIT
-	if "$build/bt-diff" -a "$build/ref-runner" -b "$build/ref-runner" \
-		-A "$build/cli-runner ref $build/bootconfig" \
-		-B "$build/cli-runner ref $build/bootconfig" \
-		-n "$n" -k "$every" "${seed_args[@]}" "${inputs[@]}" >"$log"; then
-		echo "ok - reference against itself: $(tail -n1 "$log")"
-		pass=$((pass + 1))
-	else
-		cat "$log"
-		echo "not ok - reference against itself shows differences"
-		fail=$((fail + 1))
-	fi
-	# Each broken parser or tool against the reference, in-process.
-	for spec in "${mutants[@]}"; do
-		name=${spec%%|*}
-		dir=$(build_mutant "$spec")
-		if "$build/bt-diff" -a "$build/ref-runner" -b "$dir/ref-runner" \
-			-n "$((n < 3000 ? n : 3000))" "${seed_args[@]}" \
-			"${inputs[@]}" >"$log"; then
-			echo "not ok - broken variant '$name' went unnoticed"
+	log="$ours/log"
+	log2="$ours/log2"
+	# $1: description; runs the rest, which must find no difference
+	same()
+	{
+		local what=$1
+
+		shift
+		if "$@" >"$log"; then
+			echo "ok - $what: $(tail -n1 "$log")"
+			pass=$((pass + 1))
+		else
+			cat "$log"
+			echo "not ok - $what shows differences"
+			fail=$((fail + 1))
+		fi
+	}
+	# $1: description; runs the rest, which must find some
+	differs()
+	{
+		local what=$1
+
+		shift
+		if "$@" >"$log"; then
+			echo "not ok - $what went unnoticed"
 			fail=$((fail + 1))
 		else
-			echo "ok - broken variant '$name' detected: $(grep -c '^DIFF' "$log") differences"
+			echo "ok - $what detected: $(grep -c '^DIFF' "$log") differences"
 			pass=$((pass + 1))
 		fi
+	}
+	same "reference against itself, in-process and CLI" \
+		"$bt_diff" -a @ref -b @ref -A "$build/cli-runner ref $build/bootconfig" \
+		-B "$build/cli-runner ref $build/bootconfig" \
+		-n "$n" -k "$every" -j "$jobs" "${seed_args[@]}" "${inputs[@]}"
+	# Each broken parser or tool, linked in as the reference, against our
+	# library (which agrees with the real reference: the normal run).
+	for spec in "${mutants[@]}"; do
+		dir=$(build_mutant "$spec")
+		link_bt_diff "$dir" "$ours/bt-diff-broken"
+		differs "broken variant '${spec%%|*}' (in-process)" \
+			"$ours/bt-diff-broken" -a @ref -b @ours -n "$((n < 3000 ? n : 3000))" \
+			-j "$jobs" "${seed_args[@]}" "${inputs[@]}"
 	done
 	# The CLI pair alone must catch a broken tool too.
 	for spec in "${mutants[@]}"; do
 		case "$spec" in "error column|"* | "unquoted value not trimmed|"*) ;; *) continue ;; esac
-		name=${spec%%|*}
 		dir=$(build_mutant "$spec")
-		if "$build/bt-diff" -a "$build/ref-runner" -b "$build/ref-runner" \
-			-A "$build/cli-runner ref $build/bootconfig" \
+		differs "broken tool '${spec%%|*}' (CLI pair)" \
+			"$bt_diff" -a @ref -b @ref -A "$build/cli-runner ref $build/bootconfig" \
 			-B "$build/cli-runner ref $dir/bootconfig" \
-			-n 500 -k 5 "${seed_args[@]}" >"$log"; then
-			echo "not ok - broken tool '$name' went unnoticed by the CLI pair"
-			fail=$((fail + 1))
-		else
-			echo "ok - broken tool '$name' detected by the CLI pair: $(grep -c '^DIFF \[cli\]' "$log") differences"
-			pass=$((pass + 1))
-		fi
+			-n 500 -k 5 -j "$jobs" "${seed_args[@]}"
 	done
+	# The in-process sides and the same sides as runner processes behind
+	# the pipe protocol: one seed, the same verdicts and the same counts.
+	$cc "${cflags[@]}" -DRUNNER_LIB -I"$BT_TOP/bootconfig/include" -o "$ours/lib-runner" \
+		"$HERE/runner.c" "${libbc[@]}"
+	s=${seed:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+	"$bt_diff" -a @ref -b @ours -n "$n" -s "$s" -j "$jobs" "${inputs[@]}" >"$log" || true
+	"$bt_diff" -a "$build/ref-runner" -b "$ours/lib-runner" -n "$n" -s "$s" -j 1 \
+		"${inputs[@]}" >"$log2" || true
+	summary()
+	{
+		grep -E '^bt-diff: seed [0-9]+:|passed, .* failed$|^DIFF ' "$1"
+		grep '^bt-diff: reference outcomes' "$1" | cut -d: -f3- | tr ',' '\n' | sort
+	}
+	if [ "$(summary "$log")" = "$(summary "$log2")" ] &&
+		grep -q ' 0 failed$' "$log"; then
+		echo "ok - in-process and runner processes agree on seed $s: $(tail -n1 "$log")"
+		pass=$((pass + 1))
+	else
+		diff <(summary "$log2") <(summary "$log") || true
+		echo "not ok - in-process and runner processes disagree on seed $s"
+		fail=$((fail + 1))
+	fi
 	echo "$pass passed, $fail failed"
 	[ "$fail" -eq 0 ]
 	exit
 fi
-
-# Our side: the library through its public API, and the CLI.
-bt_log "building bootconfig (make -C bootconfig)"
-make -s -C "$BT_TOP/bootconfig" >&2 ||
-	bt_die "make -C bootconfig failed: the library and CLI must build first"
-ours="$cache/ours-$tree-$key"
-mkdir -p "$ours"
-$cc "${cflags[@]}" -DRUNNER_LIB -I"$BT_TOP/bootconfig/include" -o "$ours/lib-runner.tmp" \
-	"$HERE/runner.c" "$BT_TOP/bootconfig/build/libbootconfig.a"
-mv -f "$ours/lib-runner.tmp" "$ours/lib-runner"
 
 if [ -z "$out" ]; then
 	mkdir -p "$cache/repro"
@@ -286,10 +374,10 @@ if [ -z "$out" ]; then
 fi
 bt_log "comparing; minimal reproducers go to $out"
 rc=0
-"$build/bt-diff" -a "$build/ref-runner" -b "$ours/lib-runner" \
+"$bt_diff" -a @ref -b @ours \
 	-A "$build/cli-runner ref $build/bootconfig" \
 	-B "$build/cli-runner ours $BT_TOP/bootconfig/build/bootconfig" \
-	-O -n "$n" -k "$every" -o "$out" "${seed_args[@]}" "${inputs[@]}" || rc=$?
+	-O -n "$n" -k "$every" -j "$jobs" -o "$out" "${seed_args[@]}" "${inputs[@]}" || rc=$?
 if [ "$rc" -eq 0 ]; then
 	rmdir "$out" 2>/dev/null || true
 elif [ "$rc" -eq 1 ]; then

@@ -4,7 +4,9 @@
 # (`boottrace check`).  One boot per example, ~20-60 s each under QEMU TCG.
 # examples/module-events.* has its own test (it needs module events).
 # BOOTTRACE_TEST_KERNEL=BZIMAGE boots that image (see tests/boot/tap.sh);
-# EXAMPLES="kprobes triggers" limits the run to those examples.
+# EXAMPLES="kprobes triggers" limits the run to those examples.  An
+# example's NAME.boot holds the boot options it needs (--flavour systemd for
+# the ones that trace early user space).
 set -uo pipefail
 . "$(dirname "$0")/../boot/tap.sh"
 
@@ -46,7 +48,11 @@ for n in "${names[@]}"; do
 		t_result 1 "$n: boottrace lint is clean (exit $rc)"
 		sed 's/^/# /' "$T_TMP/$n.lint" | head -n 20
 	fi
-	t_boot "$n" "$conf"
+	# examples/NAME.boot: the boot options it needs (# comments)
+	opts=()
+	[ ! -f "$BT_TOP/examples/$n.boot" ] ||
+		read -r -a opts <<<"$(grep -v '^#' "$BT_TOP/examples/$n.boot" | tr '\n' ' ')"
+	t_boot "$n" "$conf" ${opts[@]+"${opts[@]}"}
 	t_is "$T_RC" 0 "$n: boots"
 	if [ -f "$T_TMP/$n/metadata" ]; then
 		check_ok "$n"

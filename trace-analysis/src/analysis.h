@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "util.h"
 
 /* Lowest x86-64 kernel address: hist keys above it may be symbols. */
 #define KERNEL_TEXT_START 0xffff800000000000ull
@@ -189,6 +190,14 @@ void analysis_problem(struct analysis *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 const char *analysis_meta(const struct analysis *a, const char *key);
+/*
+ * The kernel release and the UTC time the boot started: the host's keys
+ * (kernel_release, created) of a `boottrace boot` bundle, else the
+ * collector's own (kernel_release_guest, guest_boot_time: a bundle of
+ * `boottrace collect` on a live system).  NULL when neither is there.
+ */
+const char *analysis_kernel_release(const struct analysis *a);
+const char *analysis_boot_started(const struct analysis *a);
 const struct instance *analysis_instance(const struct analysis *a,
 					 const char *name);
 /* Instance label for output: "top" or the name. */
@@ -211,6 +220,22 @@ void applied_check(struct analysis *a);			/* applied.c */
 void derive_hist_symbols(struct analysis *a);		/* derive.c */
 void derive_initcall_hist(struct analysis *a);		/* derive.c */
 void derive_losses(struct analysis *a);			/* derive.c */
+
+/*
+ * The kernel's verdict on the bootconfig from its log (verdict.c): feed
+ * every line (it may be changed) to verdict_line(), then ask
+ * verdict_status() whether `bootconfig` was on the command line
+ * (verdict_requested() of /proc/cmdline's text).  msgs holds the kernel's
+ * bootconfig lines joined with '|'.
+ */
+struct verdict {
+	bool loaded, any, corrupt;
+	unsigned long errors;	/* lines with "trace_boot: " */
+	struct sbuf msgs;
+};
+void verdict_line(struct verdict *v, char *line);
+const char *verdict_status(const struct verdict *v, bool requested);
+bool verdict_requested(const char *cmdline);
 
 /* Helpers shared by the steps (bundle.c). */
 char *bundle_file(const struct analysis *a, const char *rel);

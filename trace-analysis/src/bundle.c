@@ -160,6 +160,18 @@ const char *analysis_meta(const struct analysis *a, const char *key)
 	return NULL;
 }
 
+const char *analysis_kernel_release(const struct analysis *a)
+{
+	return analysis_meta(a, "kernel_release") ?:
+	       analysis_meta(a, "kernel_release_guest");
+}
+
+const char *analysis_boot_started(const struct analysis *a)
+{
+	return analysis_meta(a, "created") ?:
+	       analysis_meta(a, "guest_boot_time");
+}
+
 struct instance *instance_get(struct analysis *a, const char *name)
 {
 	size_t i;
@@ -462,10 +474,26 @@ static void bundle_read_tracefs(struct analysis *a)
 	read_kprobes(a);
 }
 
+static void meta_add(struct analysis *a, const char *key, char *val)
+{
+	a->meta = xrealloc(a->meta, (a->nmeta + 1) * sizeof(*a->meta));
+	a->meta[a->nmeta].key = xstrdup(key);
+	a->meta[a->nmeta].val = val;
+	a->nmeta++;
+}
+
+/*
+ * dmesg: the trace_boot errors, and for a bundle whose metadata has no
+ * bootconfig_status (one `boottrace collect` wrote on a live system: no
+ * host added the verdict) the verdict keys, derived as `trace-analysis
+ * verdict` would from the dmesg and the bundle's proc/cmdline.
+ */
 static void read_dmesg(struct analysis *a)
 {
 	size_t cap = 0, seen = a->nproblems;
 	char *t = bundle_text(a, "dmesg", true), *l, *save = NULL, *p;
+	char *cmdline = NULL;
+	struct verdict v = { 0 };
 
 	if (!t && seen == a->nproblems) {
 		analysis_problem(a, "dmesg: missing (trace_boot errors "
@@ -474,19 +502,25 @@ static void read_dmesg(struct analysis *a)
 	}
 	if (!t)
 		return;
+	if (a->nmeta && !analysis_meta(a, "bootconfig_status"))
+		cmdline = bundle_text(a, "proc/cmdline", true);
 	for (l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		p = strstr(l, "trace_boot: ");
-		/*
-		 * "Event G:E not found, kept until a module adds it" (series
-		 * patch "tracing/boot: Apply the settings of module events
-		 * when the module is loaded") is a notice, not an error:
-		 * boot_status lists those settings as pending.
-		 */
-		if (!p || strstr(p, ", kept until a module adds it"))
-			continue;
-		GROW(a->boot_errors, cap, a->nboot_errors + 1);
-		a->boot_errors[a->nboot_errors++] = xstrdup(trim(p + 12));
+		p = dmesg_trace_boot_error(l);
+		if (p) {
+			GROW(a->boot_errors, cap, a->nboot_errors + 1);
+			a->boot_errors[a->nboot_errors++] = xstrdup(p);
+		}
+		if (cmdline)
+			verdict_line(&v, l);
 	}
+	if (cmdline) {
+		meta_add(a, "bootconfig_status",
+			 xstrdup(verdict_status(&v, verdict_requested(cmdline))));
+		meta_add(a, "bootconfig_message", sbuf_steal(&v.msgs));
+		meta_add(a, "trace_boot_errors", xasprintf("%lu", v.errors));
+	}
+	sbuf_free(&v.msgs);
+	free(cmdline);
 	free(t);
 }
 

@@ -23,6 +23,7 @@
 int report_main(int argc, char **argv);
 int diff_main(int argc, char **argv);
 int check_main(int argc, char **argv);
+int verdict_main(int argc, char **argv);
 
 /* Load @dir, printing why not ("trace-analysis: ...").  0 or -1. */
 int cli_load(const char *dir, struct analysis *a);

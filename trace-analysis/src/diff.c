@@ -706,8 +706,8 @@ static void side_text(const char *label, const struct bundle_set *s,
 	fprintf(f, "%s  %s (", label, s->path);
 	if (s->is_set)
 		fprintf(f, "set of %zu boots, ", s->n);
-	fprintf(f, "%s, %s)\n", analysis_meta(a, "kernel_release") ?: "?",
-		analysis_meta(a, "created") ?: "?");
+	fprintf(f, "%s, %s)\n", analysis_kernel_release(a) ?: "?",
+		analysis_boot_started(a) ?: "?");
 }
 
 static void factors_text(const char *label, const double *fa, size_t n,

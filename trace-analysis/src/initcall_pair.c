@@ -54,10 +54,57 @@ void ic_level(struct ic_pairing *p, const char *level, size_t len)
 	p->level = xstrndup(level, strnlen(level, len));
 }
 
+void ic_queue(struct ic_pairing *p, struct ic_record r)
+{
+	GROW(p->queue, p->queue_cap, p->nqueue + 1);
+	r.seq = p->nqueue;
+	p->queue[p->nqueue++] = r;
+}
+
+static int cmp_record(const void *x, const void *y)
+{
+	const struct ic_record *a = x, *b = y;
+
+	if (a->ts != b->ts)
+		return a->ts < b->ts ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+void ic_pair_queued(struct ic_pairing *p)
+{
+	size_t i;
+
+	if (p->nqueue)
+		qsort(p->queue, p->nqueue, sizeof(*p->queue), cmp_record);
+	for (i = 0; i < p->nqueue; i++) {
+		struct ic_record *r = &p->queue[i];
+
+		switch (r->kind) {
+		case IC_START:
+			ic_start(p, r->func, r->text, r->cpu, r->pid, r->ts);
+			r->text = NULL;
+			break;
+		case IC_FINISH:
+			ic_finish(p, r->func, r->pid, r->ret, r->ts);
+			break;
+		case IC_LEVEL:
+			ic_level(p, r->text, strlen(r->text));
+			break;
+		}
+		free(r->text);
+	}
+	free(p->queue);
+	p->queue = NULL;
+	p->nqueue = p->queue_cap = 0;
+}
+
 void ic_pairing_free(struct ic_pairing *p)
 {
 	size_t i;
 
+	for (i = 0; i < p->nqueue; i++)
+		free(p->queue[i].text);
+	free(p->queue);
 	for (i = 0; p->calls && i < p->ncalls; i++) {
 		free(p->calls[i].func);
 		free(p->calls[i].level);

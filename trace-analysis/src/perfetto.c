@@ -271,6 +271,10 @@ static void instants(const struct analysis *a, struct pctx *p)
 		tracecmd_set_private(h, (void *)(intptr_t)inst_index(a, name));
 		hs[nh++] = h;
 	}
+	/*
+	 * In time order over all buffers (unlike trace.c): past MAX_INSTANTS
+	 * the export keeps the earliest events, whichever buffer has them.
+	 */
 	tracecmd_iterate_events_multi(hs, nh, on_record, p);
 	for (i = nh - 1; i >= 0; i--)
 		tracecmd_close(hs[i]);

@@ -48,19 +48,80 @@ static const char *meta(const struct analysis *a, const char *k)
 	return v && *v ? v : "?";
 }
 
+/*
+ * The first screen's answer to "what was lost" and "what failed": the
+ * sections Data loss and Was it applied, in a line each.
+ */
+static void text_summary(const struct analysis *a, FILE *f)
+{
+	size_t i, other = 0;
+	size_t bad = analysis_failed_settings(a);
+	size_t pend = analysis_count_settings(a, SET_PENDING);
+	size_t unrep = analysis_count_settings(a, SET_NOT_REPORTED);
+	struct sbuf b = { 0 };
+	uint64_t lost = 0;
+
+	for (i = 0; i < a->ninst; i++) {
+		uint64_t n = analysis_lost(a, inst_label(&a->inst[i]));
+
+		if (n)
+			sbuf_printf(&b, "%s%s %" PRIu64, lost ? ", " : "",
+				    inst_label(&a->inst[i]), n);
+		lost += n;
+	}
+	for (i = 0; i < a->nlosses; i++)
+		other += a->losses[i].kind > LOSS_MISSED;
+	if (!analysis_losses_known(a))
+		fprintf(f, "lost        unknown: trace.dat could not be read "
+			"whole (Data loss)\n");
+	else if (!lost && !other)
+		fprintf(f, "lost        none\n");
+	else if (!lost)
+		fprintf(f, "lost        %zu finding(s) (Data loss)\n", other);
+	else
+		fprintf(f, "lost        %" PRIu64 " events: %s%s (Data "
+			"loss)\n", lost, b.s, other ? "; other findings" : "");
+	sbuf_free(&b);
+	if (!a->nsettings && !a->bconf_loaded) {
+		fprintf(f, "settings    none: no bootconfig was applied "
+			"(proc/bootconfig missing)\n");
+		return;
+	}
+	fprintf(f, "settings    %zu: %zu applied, %zu FAILED", a->nsettings,
+		analysis_count_settings(a, SET_APPLIED), bad);
+	if (pend)
+		fprintf(f, ", %zu pending", pend);
+	if (unrep)
+		fprintf(f, ", %zu not reported by the kernel", unrep);
+	if (a->nunattributed)
+		fprintf(f, ", %zu other errors", a->nunattributed);
+	fputs(" (Was it applied)\n", f);
+}
+
 static void text_header(const struct analysis *a, FILE *f)
 {
 	const char *msg = analysis_meta(a, "bootconfig_message");
 	const char *w = analysis_meta(a, "warnings");
 
+	const char *rel = analysis_kernel_release(a);
+
 	fprintf(f, "bundle      %s\n", a->path);
-	fprintf(f, "kernel      %s (%s %s), %s, %s CPUs\n",
-		meta(a, "kernel_release"), meta(a, "tree"),
-		meta(a, "tree_version"), meta(a, "accelerator"),
-		meta(a, "smp"));
-	fprintf(f, "boot        %s s wall, collected at %s s uptime\n",
-		meta(a, "boot_wall_seconds"),
-		meta(a, "guest_uptime_at_collect"));
+	if (!analysis_meta(a, "accelerator")) {
+		/* `boottrace collect` on a live system: no boot host */
+		fprintf(f, "kernel      %s (collected live by %s)\n",
+			rel ? rel : "?", meta(a, "collector"));
+		fprintf(f, "boot        started %s, collected at %s s uptime\n",
+			meta(a, "guest_boot_time"),
+			meta(a, "guest_uptime_at_collect"));
+	} else {
+		fprintf(f, "kernel      %s (%s %s), %s, %s CPUs\n",
+			rel ? rel : "?", meta(a, "tree"),
+			meta(a, "tree_version"), meta(a, "accelerator"),
+			meta(a, "smp"));
+		fprintf(f, "boot        %s s wall, collected at %s s uptime\n",
+			meta(a, "boot_wall_seconds"),
+			meta(a, "guest_uptime_at_collect"));
+	}
 	fprintf(f, "bootconfig  %s%s%s%s\n", meta(a, "bootconfig_status"),
 		msg && *msg ? " (" : "", msg && *msg ? msg : "",
 		msg && *msg ? ")" : "");
@@ -72,6 +133,7 @@ static void text_header(const struct analysis *a, FILE *f)
 			ns_to_s(a->first_ts), ns_to_s(a->last_ts));
 	else
 		fprintf(f, "trace.dat   %s\n", a->trace_error);
+	text_summary(a, f);
 }
 
 static void text_initcalls(const struct analysis *a, size_t top, FILE *f)

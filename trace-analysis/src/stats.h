@@ -17,15 +17,16 @@ struct mwu {
 	double u;	/* U of the first sample: pairs (x, y) with x > y,
 			 * ties counting one half */
 	double p;	/* two-sided p-value */
-	bool exact;	/* exact distribution (no ties, both n <= 20) */
+	bool exact;	/* exact distribution (both n <= 20, ties kept) */
 };
 
 /*
  * Mann-Whitney U test of @x (@nx) against @y (@ny), both >= 1.  Exact
- * when there are no ties and both samples have at most STATS_EXACT_MAX
- * values (the number of orderings with each U, counted); otherwise the
- * normal approximation with the tie correction of the variance and a
- * continuity correction of 0.5.
+ * when both samples have at most STATS_EXACT_MAX values (the permutation
+ * distribution of U, ties kept, counted): a set diff scales each boot to
+ * A's medians, which makes equal values common; otherwise the normal
+ * approximation with the tie correction of the variance and a continuity
+ * correction of 0.5.
  */
 #define STATS_EXACT_MAX 20
 struct mwu stats_mwu(const double *x, size_t nx, const double *y, size_t ny);

@@ -1,9 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * trace.c - one pass over trace.dat with libtracecmd: the top buffer and
- * every instance merged in time order.  Counts records per instance and
- * event type, lost events, pairs initcall_start/initcall_finish and
- * counts the records of the function tracers per function address.
+ * every instance.  Counts records per instance and event type, lost
+ * events, pairs initcall_start/initcall_finish and counts the records of
+ * the function tracers per function address.
+ *
+ * Each buffer is read CPU by CPU (tracecmd_read_cpu_first() and
+ * tracecmd_read_data()), not merged in time order: none of the figures
+ * but the initcall pairing needs an order, counts, first and last times
+ * and per-CPU gaps are the same in any, and the merge costs a peek per
+ * record and CPU (bench/analysis.sh).  The few initcall records of a
+ * buffer are queued and paired in time order once its CPUs are read
+ * (initcall_pair.h), so a task that migrates between CPUs, and nested
+ * calls, pair as in the merged order.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +29,16 @@
 #define OPEN_FLAGS (TRACECMD_FL_LOAD_NO_PLUGINS | \
 		    TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS)
 
+/*
+ * A number field read straight from a record (the common_type of every
+ * record, the address of every function-tracer record): the same value
+ * tep_read_number_field() gives, without its calls per record.
+ */
+struct nfield {
+	unsigned int off, size;	/* size 0: no such field */
+	bool swap;		/* trace.dat's byte order is not ours */
+};
+
 /* Per handle (top buffer or instance). */
 struct hctx {
 	struct instance *in;
@@ -28,11 +47,14 @@ struct hctx {
 	struct tep_format_field *f_start_func, *f_finish_func, *f_ret;
 	struct tep_event *ev_level;
 	struct ic_pairing ic;
+	struct nfield type;	/* common_type */
 	/* ftrace:function (ip) and ftrace:funcgraph_entry (func) */
 	int id_func, id_graph;
-	struct tep_format_field *f_ip, *f_gfunc;
+	struct nfield f_ip, f_gfunc;
 	uint64_t *fn_addr, *fn_count;	/* open addressing, 0 = empty */
 	size_t fn_cap, fn_n;
+	struct ev_count *last;	/* count() of the last record's type */
+	int last_id;
 };
 
 struct tctx {
@@ -40,6 +62,51 @@ struct tctx {
 	struct hctx *h;
 	int n;
 };
+
+static void nfield_init(struct nfield *nf, struct tep_handle *tep,
+			const struct tep_format_field *f)
+{
+	memset(nf, 0, sizeof(*nf));
+	if (!f || f->offset < 0 || (f->flags & (TEP_FIELD_IS_ARRAY |
+						TEP_FIELD_IS_DYNAMIC)) ||
+	    (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
+		return;
+	nf->off = (unsigned int)f->offset;
+	nf->size = (unsigned int)f->size;
+	nf->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
+}
+
+/* Returns false when the record has no such field. */
+static inline bool nfield_get(const struct nfield *nf,
+			      const struct tep_record *r, uint64_t *v)
+{
+	const unsigned char *p = (const unsigned char *)r->data + nf->off;
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	if (!nf->size || r->size < 0 ||
+	    nf->off + nf->size > (unsigned int)r->size)
+		return false;
+	switch (nf->size) {
+	case 1:
+		*v = *p;
+		break;
+	case 2:
+		memcpy(&v16, p, 2);
+		*v = nf->swap ? __builtin_bswap16(v16) : v16;
+		break;
+	case 4:
+		memcpy(&v32, p, 4);
+		*v = nf->swap ? __builtin_bswap32(v32) : v32;
+		break;
+	default:
+		memcpy(&v64, p, 8);
+		*v = nf->swap ? __builtin_bswap64(v64) : v64;
+		break;
+	}
+	return true;
+}
 
 static int event_id(struct tep_handle *tep, const char *sys, const char *name,
 		    struct tep_event **out)
@@ -62,6 +129,8 @@ static struct tep_format_field *field(struct tep_handle *tep, int id,
 static void hctx_init(struct hctx *c, struct tracecmd_input *h,
 		      struct instance *in)
 {
+	struct tep_event *first;
+
 	memset(c, 0, sizeof(*c));
 	c->in = in;
 	c->tep = tracecmd_get_tep(h);
@@ -74,8 +143,13 @@ static void hctx_init(struct hctx *c, struct tracecmd_input *h,
 	c->f_ret = field(c->tep, c->id_finish, "ret");
 	c->id_func = event_id(c->tep, "ftrace", "function", NULL);
 	c->id_graph = event_id(c->tep, "ftrace", "funcgraph_entry", NULL);
-	c->f_ip = field(c->tep, c->id_func, "ip");
-	c->f_gfunc = field(c->tep, c->id_graph, "func");
+	nfield_init(&c->f_ip, c->tep, field(c->tep, c->id_func, "ip"));
+	nfield_init(&c->f_gfunc, c->tep, field(c->tep, c->id_graph, "func"));
+	/* every event has the common fields where the first one has them */
+	first = tep_get_first_event(c->tep);
+	nfield_init(&c->type, c->tep, first ?
+		    tep_find_common_field(first, "common_type") : NULL);
+	c->last_id = -1;
 	in->in_trace = true;
 }
 
@@ -86,17 +160,20 @@ static char *symbol(struct tep_handle *tep, uint64_t addr)
 	return s ? xstrdup(s) : xasprintf("0x%llx", (unsigned long long)addr);
 }
 
-static void on_start(struct hctx *c, struct tep_record *r, int cpu, int pid)
+static void on_start(struct hctx *c, struct tep_record *r)
 {
 	unsigned long long func = 0;
 
 	if (!c->f_start_func ||
 	    tep_read_number_field(c->f_start_func, r->data, &func))
 		return;
-	ic_start(&c->ic, func, symbol(c->tep, func), cpu, pid, r->ts);
+	ic_queue(&c->ic, (struct ic_record){
+		.kind = IC_START, .ts = r->ts, .func = func,
+		.text = symbol(c->tep, func), .cpu = r->cpu,
+		.pid = tep_data_pid(c->tep, r) });
 }
 
-static void on_finish(struct hctx *c, struct tep_record *r, int pid)
+static void on_finish(struct hctx *c, struct tep_record *r)
 {
 	unsigned long long func = 0, ret = 0;
 
@@ -105,7 +182,9 @@ static void on_finish(struct hctx *c, struct tep_record *r, int pid)
 		return;
 	if (c->f_ret)
 		tep_read_number_field(c->f_ret, r->data, &ret);
-	ic_finish(&c->ic, func, pid, (int)ret, r->ts);
+	ic_queue(&c->ic, (struct ic_record){
+		.kind = IC_FINISH, .ts = r->ts, .func = func, .cpu = r->cpu,
+		.pid = tep_data_pid(c->tep, r), .ret = (int)ret });
 }
 
 static void on_level(struct hctx *c, struct tep_record *r)
@@ -115,7 +194,9 @@ static void on_level(struct hctx *c, struct tep_record *r)
 					  &len, 0);
 
 	if (s && len > 0)
-		ic_level(&c->ic, s, (size_t)len);
+		ic_queue(&c->ic, (struct ic_record){
+			.kind = IC_LEVEL, .ts = r->ts, .cpu = r->cpu,
+			.text = xstrndup(s, strnlen(s, (size_t)len)) });
 }
 
 static size_t fn_slot(const uint64_t *keys, size_t cap, uint64_t addr)
@@ -148,12 +229,12 @@ static void fn_grow(struct hctx *c)
 }
 
 static void on_function(struct hctx *c, struct tep_record *r,
-			struct tep_format_field *f)
+			const struct nfield *f)
 {
-	unsigned long long addr = 0;
+	uint64_t addr;
 	size_t k;
 
-	if (!f || tep_read_number_field(f, r->data, &addr) || !addr)
+	if (!nfield_get(f, r, &addr) || !addr)
 		return;
 	if (2 * (c->fn_n + 1) > c->fn_cap)
 		fn_grow(c);
@@ -195,24 +276,35 @@ static void count(struct hctx *c, struct tep_record *r, int id)
 
 	if (id < 0 || id > 1 << 20)
 		return;
-	if ((size_t)id >= in->ncounts) {
-		size_t n = (size_t)id + 1;
+	if (id == c->last_id) {
+		ec = c->last;
+	} else {
+		if ((size_t)id >= in->ncounts) {
+			size_t n = (size_t)id + 1;
 
-		in->counts = xrealloc(in->counts, n * sizeof(*in->counts));
-		memset(&in->counts[in->ncounts], 0,
-		       (n - in->ncounts) * sizeof(*in->counts));
-		in->ncounts = n;
+			in->counts = xrealloc(in->counts,
+					      n * sizeof(*in->counts));
+			memset(&in->counts[in->ncounts], 0,
+			       (n - in->ncounts) * sizeof(*in->counts));
+			in->ncounts = n;
+		}
+		ec = &in->counts[id];
+		c->last = ec;
+		c->last_id = id;
 	}
-	ec = &in->counts[id];
 	if (!ec->name) {
 		struct tep_event *ev = tep_find_event(c->tep, id);
 
 		ec->system = xstrdup(ev ? ev->system : "?");
 		ec->name = ev ? xstrdup(ev->name) : xasprintf("id%d", id);
-		ec->first_ts = r->ts;
+		ec->first_ts = ec->last_ts = r->ts;
 	}
 	ec->count++;
-	ec->last_ts = r->ts;
+	/* CPU by CPU: the first and last of all CPUs */
+	if (r->ts < ec->first_ts)
+		ec->first_ts = r->ts;
+	if (r->ts > ec->last_ts)
+		ec->last_ts = r->ts;
 }
 
 /* Gaps the reader saw, per CPU: derive.c counts them against the stats. */
@@ -242,49 +334,73 @@ static void on_missed(struct instance *in, const struct tep_record *r, int cpu)
 	}
 }
 
-/* @cpu is the index among all handles' CPUs: r->cpu is the buffer's CPU */
-static int on_record(struct tracecmd_input *h, struct tep_record *r,
-		     int cpu __attribute__((unused)), void *data)
+static void on_record(struct hctx *c, struct tep_record *r)
 {
-	struct tctx *t = data;
-	struct hctx *c = tracecmd_get_private(h);
-	struct instance *in;
+	struct instance *in = c->in;
+	uint64_t type;
 	int id;
 
-	if (!c)
-		return 0;
-	in = c->in;
-	id = tep_data_type(c->tep, r);
+	id = nfield_get(&c->type, r, &type) ? (int)type :
+		tep_data_type(c->tep, r);
 	count(c, r, id);
-	if (!in->nrecords)
+	if (!in->nrecords || r->ts < in->first_ts)
 		in->first_ts = r->ts;
+	if (!in->nrecords || r->ts > in->last_ts)
+		in->last_ts = r->ts;
 	in->nrecords++;
-	in->last_ts = r->ts;
-	if (!t->a->total_records)
-		t->a->first_ts = r->ts;
-	t->a->total_records++;
-	t->a->last_ts = r->ts;
 	if (r->missed_events)
 		on_missed(in, r, r->cpu);
-	if (id == c->id_start)
-		on_start(c, r, r->cpu, tep_data_pid(c->tep, r));
+	if (id == c->id_func)
+		on_function(c, r, &c->f_ip);
+	else if (id == c->id_graph)
+		on_function(c, r, &c->f_gfunc);
+	else if (id == c->id_start)
+		on_start(c, r);
 	else if (id == c->id_finish)
-		on_finish(c, r, tep_data_pid(c->tep, r));
+		on_finish(c, r);
 	else if (id == c->id_level && c->ev_level)
 		on_level(c, r);
-	else if (id == c->id_func)
-		on_function(c, r, c->f_ip);
-	else if (id == c->id_graph)
-		on_function(c, r, c->f_gfunc);
-	return 0;
 }
 
-/* Keep the initcalls of the buffer that saw the most of them. */
-static void take_initcalls(struct tctx *t)
+/*
+ * Every record of @h, CPU by CPU.  tep_get_cpus() is the CPU count of the
+ * recording; no buffer has more (libtracecmd returns no record for a CPU
+ * a buffer does not have).
+ */
+static void read_buffer(struct hctx *c, struct tracecmd_input *h)
 {
+	int cpu, ncpus = tep_get_cpus(c->tep);
+
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		struct tep_record *r = tracecmd_read_cpu_first(h, cpu);
+
+		while (r) {
+			on_record(c, r);
+			tracecmd_free_record(r);
+			r = tracecmd_read_data(h, cpu);
+		}
+	}
+	ic_pair_queued(&c->ic);
+}
+
+/* The buffers' totals; keep the initcalls of the one that saw the most. */
+static void take_buffers(struct tctx *t)
+{
+	struct analysis *a = t->a;
 	struct hctx *best = NULL;
 	int i;
 
+	for (i = 0; i < t->n; i++) {
+		const struct instance *in = t->h[i].in;
+
+		if (!in->nrecords)
+			continue;
+		if (!a->total_records || in->first_ts < a->first_ts)
+			a->first_ts = in->first_ts;
+		if (!a->total_records || in->last_ts > a->last_ts)
+			a->last_ts = in->last_ts;
+		a->total_records += in->nrecords;
+	}
 	for (i = 0; i < t->n; i++)
 		if (t->h[i].ic.ncalls &&
 		    (!best || t->h[i].ic.ncalls > best->ic.ncalls))
@@ -416,7 +532,6 @@ void trace_read(struct analysis *a)
 	}
 	hs[0] = top;
 	hctx_init(&t.h[0], top, instance_get(a, ""));
-	tracecmd_set_private(top, &t.h[0]);
 	t.n = 1;
 	for (i = 0; i < ninst; i++) {
 		const char *name = tracecmd_buffer_instance_name(top, i);
@@ -431,21 +546,21 @@ void trace_read(struct analysis *a)
 		}
 		hs[t.n] = h;
 		hctx_init(&t.h[t.n], h, instance_get(a, name));
-		tracecmd_set_private(h, &t.h[t.n]);
 		t.n++;
 	}
-	if (tracecmd_iterate_events_multi(hs, t.n, on_record, &t) < 0) {
-		a->trace_error = xstrdup("trace.dat: reading stopped with an "
-					 "error (truncated?)");
-		analysis_problem(a, "%s", a->trace_error);
-		a->nerrors++;
+	/*
+	 * Close each instance when read: libtracecmd frees its decompressed
+	 * chunks only then.  The symbols are the top handle's (shared).
+	 */
+	for (i = 0; i < t.n; i++) {
+		read_buffer(&t.h[i], hs[i]);
+		take_functions(&t.h[i]);
+		if (i)
+			tracecmd_close(hs[i]);
 	}
 	a->trace_ok = true;
-	take_initcalls(&t);
-	for (i = 0; i < t.n; i++)
-		take_functions(&t.h[i]);
-	for (i = t.n - 1; i >= 0; i--)
-		tracecmd_close(hs[i]);
+	take_buffers(&t);
+	tracecmd_close(top);
 	free(hs);
 	free(t.h);
 	count_kprobes(a);

@@ -158,3 +158,20 @@ bool parse_u64(const char *s, int base, uint64_t *out)
 	*out = v;
 	return true;
 }
+
+/*
+ * A dmesg line trace_boot wrote ("trace_boot: ..."): its message (trimmed,
+ * in place), else NULL.  The one test of what counts as a trace_boot error,
+ * for the report's list and verdict's count.  "Event G:E not found, kept
+ * until a module adds it" (kernel series patch "tracing/boot: Apply the
+ * settings of module events when the module is loaded") is a notice, not
+ * an error: boot_status lists those settings as pending.
+ */
+char *dmesg_trace_boot_error(char *line)
+{
+	char *p = strstr(line, "trace_boot: ");
+
+	if (!p || strstr(p, ", kept until a module adds it"))
+		return NULL;
+	return trim(p + 12);
+}

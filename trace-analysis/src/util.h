@@ -52,6 +52,8 @@ bool file_exists(const char *path);
 
 /* Trim spaces and tabs (and newlines) at both ends, in place. */
 char *trim(char *s);
+/* The message of a kernel-log line from trace_boot, or NULL. */
+char *dmesg_trace_boot_error(char *line);
 /* Parse a whole unsigned decimal (or base @base) number; false if not one. */
 bool parse_u64(const char *s, int base, uint64_t *out);
 

@@ -1,0 +1,6 @@
+# examples/hist-handlers.boot - the `boottrace boot` / `boottrace run` options this
+# example needs (tests/examples/10-boot.t passes them). Its histograms
+# count the tasks early user space forks: it boots the systemd image,
+# since the default image runs only the collector, which stops tracing
+# before it runs anything.
+--flavour systemd
