@@ -6,7 +6,7 @@
 # as ftrace selftest-style cases run in the guest (tests/kernel/tc/*.tc,
 # run by tests/kernel/tc-guest.sh as rdinit).  One device-less boot of
 # the sanitizer test kernel, whose uevent helper
-# (kernel/configs/early-module.config, tests/kernel/uevent-helper.sh)
+# (kernel/configs/early-module.config, tests/kernel/uevent-helper.c)
 # loads the trace-events sample module during the device initcalls;
 # initramfs_async=0 unpacks the initramfs before them, initcall_debug
 # (with loglevel=8: its lines are KERN_DEBUG)
@@ -37,7 +37,8 @@ t_grep "$(dirname "$K_KASAN_BZ")/.config" '^CONFIG_UEVENT_HELPER_PATH="/boottrac
 # last in PATH)
 stage=$T_TMP/stage
 mkdir -p "$stage/tc" "$stage/bin"
-cp "$dir/uevent-helper.sh" "$stage/uevent-helper"
+gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -s -o "$stage/uevent-helper" \
+	"$dir/uevent-helper.c" || { echo "Bail out! cannot build uevent-helper.c (gcc, libc6-dev)"; exit 1; }
 cp "$dir"/tc/functions "${cases[@]}" "$stage/tc/"
 for tool in grep wc sort; do
 	cp "$(command -v "$tool")" "$stage/bin/" ||

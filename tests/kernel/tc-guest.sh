@@ -1,7 +1,7 @@
 #!/usr/bin/bash
 # tests/kernel/tc-guest.sh - the guest half of 62-early-module.t.  Runs as
 # the first process (rdinit=) of an initrd made of dracut's base image,
-# the trace-events sample module, tests/kernel/uevent-helper.sh (which
+# the trace-events sample module, tests/kernel/uevent-helper.c (which
 # loaded the module during the device initcalls) and the test cases of
 # tests/kernel/tc/, with tests/kernel/tc/early.bconf as bootconfig.
 # Runs each tc/*.tc the way tools/testing/selftests/ftrace's ftracetest
