@@ -1,7 +1,7 @@
 #!/bin/bash
 # More trace_boot failures than a trace array's error_log keeps (8), in the
 # top level and in an instance (tests/analysis/overflow.bconf), on the
-# kernel with the series (patch 0010: tracefs/boot_status).  Checked: the
+# kernel with the series (patch 0012: tracefs/boot_status).  Checked: the
 # collector copies boot_status into the bundle; every failure of the config
 # is in it with its key; trace-analysis reports each one from it, by key,
 # in the text report, --json and `check`; each error_log holds only the
@@ -13,9 +13,9 @@ ta=$BT_TOP/trace-analysis/build/trace-analysis
 make -s -C "$BT_TOP/trace-analysis" >&2 || { echo "Bail out! build failed"; exit 1; }
 command -v jq >/dev/null || { echo "Bail out! jq missing (apt-get install jq)"; exit 1; }
 t_kernel
-grep -q '^series=.*0010-tracing-boot-Add-a-boot_status-file' \
+grep -q '^series=.*-tracing-boot-Add-a-boot_status-file' \
 	"$(dirname "${T_KOPTS[1]}")/metadata" 2>/dev/null ||
-	t_skip_all "the kernel has no boot_status (series patch 0010)"
+	t_skip_all "the kernel has no boot_status (series patch 0012)"
 
 # The settings of overflow.bconf that must fail, as boot_status names them
 # (an event that does not exist is reported on the event's key).

@@ -43,9 +43,58 @@ for tree in "${trees[@]}"; do
 	series=$(k_series_file "$tree")
 	list[$tree]=$(sed 's/#.*//; s/[[:space:]]//g; /^$/d' "$series")
 	n=$(printf '%s' "${list[$tree]}" | grep -c .)
-	total=$((total + 3 * n + 3))
+	total=$((total + 3 * n + 4))
 done
-t_plan "$total"
+t_plan $((total + 1))
+
+# subject_of PATCH: its subject, unfolded, without "[PATCH]"
+subject_of()
+{
+	awk '/^Subject: / {
+		s = $0; sub(/^Subject: (\[[^]]*\] )?/, "", s)
+		while ((getline n) > 0 && n ~ /^[ \t]/) s = s n
+		print s; exit }' "$1"
+}
+
+# upstream_refs PATCH: "SHA|SUBJECT" of each upstream commit PATCH names
+# (its Fixes: tags, and the commit it backports)
+upstream_refs()
+{
+	local sha
+
+	sed -n 's/^Fixes: \([0-9a-f]*\) ("\(.*\)")$/\1|\2/p' "$1"
+	sha=$(sed -n 's/^commit \([0-9a-f]\{40\}\) upstream\.$/\1/p' "$1")
+	[ -z "$sha" ] || printf '%s|%s\n' "$sha" "$(subject_of "$1")"
+}
+
+# unlisted_refs PATCH...: the references not in upstream-commits with
+# the same subject (SHAs compared on the shorter one, 12 hex at least)
+unlisted_refs()
+{
+	local p ref sha subj lsha lsubj found
+
+	for p; do
+		while IFS= read -r ref; do
+			sha=${ref%%|*} subj=${ref#*|} found=
+			while IFS='|' read -r lsha lsubj _; do
+				case $lsha in '#'* | '') continue ;; esac
+				if [ ${#lsha} -lt 12 ] || [ ${#sha} -lt 12 ]; then
+					continue
+				fi
+				if [[ $lsha == "$sha"* || $sha == "$lsha"* ]] &&
+					[ "$lsubj" = "$subj" ]; then
+					found=1
+					break
+				fi
+			done <"$dir/upstream-commits"
+			[ -n "$found" ] || echo "$(basename "$p"): $sha (\"$subj\")"
+		done < <(upstream_refs "$p")
+	done
+}
+
+mapfile -t all < <(printf '%s\n' "${list[@]}" | sort -u)
+t_is "$(unlisted_refs "${all[@]/#/$dir/patches/}")" "" \
+	"every upstream commit a patch names is in kernel/upstream-commits, same subject"
 
 for tree in "${trees[@]}"; do
 	src=$(bt_tree_dir "$tree" 2>"$T_TMP/tree.err") ||
@@ -58,17 +107,31 @@ for tree in "${trees[@]}"; do
 		# UNKNOWN_COMMIT_ID: the packaged trees have no git history, so
 		# checkpatch cannot look up the commit a Fixes: tag names (it
 		# says "Unknown commit id" for any); the tag's form is checked
-		# below.
+		# below.  A backport's "commit <sha> upstream." line (the form
+		# of Documentation/process/stable-kernel-rules.rst) is not a
+		# commit reference in checkpatch's sense: it is left out.
+		sed -E '/^commit [0-9a-f]{40} upstream\.$/d' "$f" >"$T_TMP/cp.patch"
 		t_ok "$tree: $p: checkpatch --strict clean" \
-			sh -c "cd '$src' && out=\$(scripts/checkpatch.pl --strict -q --ignore UNKNOWN_COMMIT_ID '$f') && [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }"
+			sh -c "cd '$src' && out=\$(scripts/checkpatch.pl --strict -q --ignore UNKNOWN_COMMIT_ID '$T_TMP/cp.patch') && [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }"
 		t_ok "$tree: $p: subject has a subsystem prefix" \
-			grep -q -E '^Subject: \[PATCH[^]]*\] (bootconfig|tracing/boot|tracing|init): ' "$f"
+			grep -q -E '^Subject: \[PATCH[^]]*\] (bootconfig|tracing/boot|tracing|init/main|init): ' "$f"
 		t_ok "$tree: $p: Signed-off-by, and Fixes: tags of the form 12-hex (\"subject\")" \
 			sh -c "grep -q -E '^Signed-off-by: .+ <.+@.+>\$' '$f' &&
 				! grep -E '^Fixes:' '$f' | grep -v -E '^Fixes: [0-9a-f]{12} \\(\".+\"\\)\$'"
 		while IFS= read -r path; do paths+=("$path"); done \
 			< <(sed -n 's|^+++ b/||p; s|^--- a/||p' "$f")
 	done
+	# Fixes (a Fixes: tag, or a backport) come before the features, so
+	# that stable can take them without anything after them.
+	kinds=
+	for p in "${patches[@]}"; do
+		if grep -q -E '^(Fixes: |commit [0-9a-f]{40} upstream\.$)' "$pdir/$p"; then
+			kinds+=F
+		else
+			kinds+=N
+		fi
+	done
+	t_ok "$tree: fixes first ($kinds)" sh -c "! echo '$kinds' | grep -q NF"
 	# a copy of every file the series touches, as git's base
 	base=$T_TMP/$tree
 	mkdir -p "$base"

@@ -3,14 +3,15 @@
 # a size field that overflows, a size larger than the initrd, an initrd
 # shorter than the footer, and a valid 32 KiB config with the tool's
 # padding plus GRUB-style padding after the magic.  The kernel must say
-# what it rejected, apply nothing it rejected, and keep booting.  The two
+# what it rejected (also in /proc/bootconfig), apply nothing it
+# rejected, and keep booting.  The two
 # tiny initrds cannot hold the collector: those boots must end in the
 # kernel's "no root" panic (i.e. after setup_boot_config() returned)
 # without an oops.  5 boots.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-t_plan 24
+t_plan 26
 k_kernel "${K_TREE:-6.1}"
 k_base_initrd
 
@@ -27,6 +28,8 @@ t_is "$T_RC" 0 "bad checksum: boots to the collector"
 t_grep "$b/dmesg" 'bootconfig checksum failed' "bad checksum: the kernel says so"
 t_ok "bad checksum: kernel.* parameter not applied" sh -c "! grep -q boottrace_kt '$b/proc/cmdline'"
 t_ok "bad checksum: no /proc/bootconfig content" sh -c "! grep -q boottrace_kt '$b/proc/bootconfig' 2>/dev/null"
+t_is "$(cat "$b/proc/bootconfig" 2>/dev/null)" "# Failed to load bootconfig: Config checksum failed" \
+	"bad checksum: /proc/bootconfig says why"
 t_ok "bad checksum: no oops" k_no_oops "$b"
 
 # 2. size field overflowing (0xfffffff0): "hdr - size" used to wrap
@@ -38,6 +41,8 @@ b=$T_TMP/overflow
 t_is "$T_RC" 0 "size 0xfffffff0: boots to the collector"
 t_grep "$b/dmesg" 'bootconfig size 4294967280 is greater than max size' "size 0xfffffff0: rejected as too big"
 t_ok "size 0xfffffff0: kernel.* parameter not applied" sh -c "! grep -q boottrace_kt '$b/proc/cmdline'"
+t_is "$(cat "$b/proc/bootconfig" 2>/dev/null)" "# Failed to load bootconfig: Config data in the initrd is too big" \
+	"size 0xfffffff0: /proc/bootconfig says why"
 t_ok "size 0xfffffff0: no oops" k_no_oops "$b"
 
 # 3. size larger than the (tiny) initrd but within the limit

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The KUnit suite of the bootconfig parser (series patch 0013 "bootconfig:
+# The KUnit suite of the bootconfig parser (series patch 0015 "bootconfig:
 # Add a KUnit suite for the parser"), built into the sanitizer test kernel
 #   kernel/build.sh --config kernel/configs/kasan.config \
 #       --config kernel/configs/kunit.config

@@ -133,7 +133,8 @@ k_qemu_bare()
 
 # k_kasan_kernel TREE [IMAGE]: K_KASAN_BZ = IMAGE when given and not empty,
 # else the sanitizer test kernel of TREE built (or reused) by
-# kernel/build.sh with configs/kasan.config and configs/kunit.config.
+# kernel/build.sh with configs/kasan.config, configs/kunit.config and
+# configs/early-module.config (the uevent helper of 62-early-module.t).
 k_kasan_kernel()
 {
 	K_KASAN_BZ=${2:-}
@@ -141,15 +142,16 @@ k_kasan_kernel()
 	K_KASAN_BZ=$("$BT_TOP/kernel/build.sh" --tree "$1" \
 		--series "$(k_series_file "$1")" \
 		--config "$BT_TOP/kernel/configs/kasan.config" \
-		--config "$BT_TOP/kernel/configs/kunit.config" 2>"$T_TMP/kasan.err") ||
+		--config "$BT_TOP/kernel/configs/kunit.config" \
+		--config "$BT_TOP/kernel/configs/early-module.config" 2>"$T_TMP/kasan.err") ||
 		{ echo "Bail out! sanitizer kernel build failed: $(tail -n1 "$T_TMP/kasan.err")"; exit 1; }
 }
 
 # k_mod_initrd BZIMAGE OUT CONF [FILE...]: an uncompressed cpio with the
-# trace-events sample module of BZIMAGE's build (and FILEs) in
-# /boottrace/, dracut's (zstd) base image $K_BASE, then CONF as bootconfig
-# trailer.  The cpio goes first: the kernel cannot find an archive that
-# follows a zstd one.  Its own top directory: a cpio `lib` directory would
+# trace-events sample module of BZIMAGE's build (and FILEs, files or
+# directories) in /boottrace/, dracut's (zstd) base image $K_BASE, then
+# CONF as bootconfig trailer.  The cpio goes first: the kernel cannot find
+# an archive that follows a zstd one.  Its own top directory: a cpio `lib` directory would
 # shadow the image's /lib -> usr/lib symlink.
 k_mod_initrd()
 {
@@ -159,7 +161,7 @@ k_mod_initrd()
 	[ -f "$ko" ] || { echo "Bail out! no $ko (kernel/build.sh builds it with CONFIG_SAMPLE_TRACE_EVENTS=m)"; exit 1; }
 	rd=$(mktemp -d "$T_TMP/modroot.XXXXXX")
 	mkdir -p "$rd/boottrace"
-	cp "$ko" "$@" "$rd/boottrace/"
+	cp -r "$ko" "$@" "$rd/boottrace/"
 	(cd "$rd" && find boottrace | cpio --quiet -o -H newc) >"$rd.cpio"
 	cat "$rd.cpio" "$K_BASE" >"$out"
 	size=$(($(stat -c %s "$out") + $(stat -c %s "$conf") + 1 + 20))

@@ -91,7 +91,7 @@ say "loaded 2"
 show trigger2.foo_bar "$EV/foo_bar/trigger"
 show trigger2.foo_bar_with_cond "$EV/foo_bar_with_cond/trigger"
 show trigger2.foo_with_template_simple "$EV/foo_with_template_simple/trigger"
-say "applied $(count "^applied .* # module $MOD\$" "$T/boot_status")"
+say "applied $(count "^applied .* # module $MOD, loads +2\$" "$T/boot_status")"
 if rmmod "$MOD"; then
 	say "unloaded 2"
 fi

@@ -1,0 +1,4 @@
+#!/bin/bash
+# The series on linux-source-6.12 (kernel/series-6.12): the parser's KUnit
+# suite on the sanitizer kernel (70-kunit.t)
+K_TREE=6.12 exec "$(dirname "$0")/70-kunit.t"
