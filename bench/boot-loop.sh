@@ -50,8 +50,8 @@ options:
                     `--flavour systemd` when `boottrace initrd` has
                     flavours, else none: its image is then the systemd one)
   --new OPTS        `boottrace boot` options for default, documented and
-                    report (default none; e.g. '--machine microvm' once
-                    the kernel has CONFIG_VIRTIO_MMIO)
+                    report (default none: -machine microvm; e.g.
+                    '--machine pc' to measure the loop on pc)
   --new-base IMG    the default flow's image (see above)
   --only FLOWS      comma-separated subset of legacy,default,documented,report
   --no-targets      do not check the targets

@@ -97,10 +97,10 @@ btb_bundle_meta()
 	"$(btb_collector)" --add-metadata "$1"
 }
 
-# The machine of a boot without --machine: BOOTTRACE_MACHINE, else pc.
-# microvm (no PCI bus; needs the kernel's virtio-mmio) becomes the default
-# once it is verified with every boot suite: see docs/boot-loop.md.
-BTB_DEFAULT_MACHINE=${BOOTTRACE_MACHINE:-pc}
+# The machine of a boot without --machine: BOOTTRACE_MACHINE, else microvm
+# (no PCI bus to probe, qboot instead of SeaBIOS; the kernel needs
+# virtio-mmio, which the test kernels have): see docs/boot-loop.md.
+BTB_DEFAULT_MACHINE=${BOOTTRACE_MACHINE:-microvm}
 
 # The options of `boottrace qemu` that `boottrace boot` passes on as they
 # are: OPTION VARIABLE (VARIABLE empty: a flag).  qemu/qemu.sh parses with

@@ -24,8 +24,9 @@ given) as its first virtio disk (/dev/vda).  Writes into DIR:
 FILE is written by the guest in place (the disk out).
 
 options:
-  --machine pc|microvm   QEMU machine (default: $BOOTTRACE_MACHINE, else pc);
-                         microvm: virtio-mmio, no PCI bus, qboot
+  --machine pc|microvm   QEMU machine (default: $BOOTTRACE_MACHINE, else
+                         microvm: virtio-mmio, no PCI bus, qboot; the kernel
+                         needs CONFIG_VIRTIO_MMIO); pc: PCI, SeaBIOS
   --accel auto|kvm|tcg   accelerator (default auto: KVM when a short probe
                          boot works, else TCG)
   --smp N                virtual CPUs (default 2)

@@ -7,11 +7,13 @@ set -uo pipefail
 
 conf=$BT_TOP/examples/default.bconf
 t_kernel
-t_plan 26
+t_plan 34
 t_boot default "$conf"
 b=$T_TMP/default
 t_is "$T_RC" 0 "boottrace boot exits 0"
 [ -f "$b/metadata" ] || { echo "Bail out! no bundle: $T_ERR"; exit 1; }
+t_is "$(t_meta "$b" machine)" microvm "it booted on the default machine, microvm"
+t_ok "microvm: no PCI device was probed" sh -c "! grep -aq '\] pci 0000:' '$b/dmesg'"
 
 for f in trace.dat console.log dmesg uname proc/cmdline proc/bootconfig \
 	tracefs/per_cpu/cpu0/stats; do
@@ -70,4 +72,18 @@ t_grep "$rep" '^foo: .* function: +user_' "trace.dat has the instance foo's func
 t_grep "$T_TMP/summary.txt" '^Initcall latency from histogram top:synthetic:initcall_latency: [0-9]+ functions' \
 	"boottrace report shows the initcall latency histogram"
 t_grep "$T_TMP/summary.txt" '^  top +kprobes:vfs_read +[1-9][0-9]* ' "boottrace report counts the vfs_read events"
+
+# The same kernel and image on -machine pc (PCI, SeaBIOS, the disk on
+# virtio-pci): the machine real x86 systems resemble, kept booting.
+t_boot pc "$conf" --machine pc
+p=$T_TMP/pc
+t_is "$T_RC" 0 "--machine pc: boottrace boot exits 0"
+t_is "$(t_meta "$p" machine)" pc "--machine pc: the bundle says so"
+t_is "$(t_meta "$p" bootconfig_status)" loaded "--machine pc: bootconfig loaded"
+t_is "$(grep -v '^#' "$p/proc/bootconfig")" "$(grep -v '^#' "$b/proc/bootconfig")" \
+	"--machine pc: the same /proc/bootconfig"
+hits=$(awk '$1 == "vfs_read" { print $2 }' "$p/tracefs/kprobe_profile" 2>/dev/null)
+t_ok "--machine pc: the kprobe fired (hits: ${hits:-none})" test "${hits:-0}" -gt 0
+t_grep "$p/dmesg" '^\[ *[0-9.]+\] pci 0000:00:[0-9a-f.]+: \[1af4:1001\]' \
+	"--machine pc: the disk is a virtio-blk PCI device"
 t_done
