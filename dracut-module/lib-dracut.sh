@@ -31,11 +31,11 @@ BTB_FLAVOUR=${BT_INITRD_FLAVOUR:-shell}
 
 btb_bootconfig()
 {
-	if [ -n "${BT_BOOTCONFIG:-}" ]; then
-		"$BT_BOOTCONFIG" "$@"
-	else
-		"$BT_TOP/bin/boottrace" bootconfig "$@"
-	fi
+	local tool=${BT_BOOTCONFIG:-}
+
+	# the program itself, not `boottrace bootconfig` (one bash start less)
+	[ -n "$tool" ] || tool=$(bt_tool bootconfig bootconfig)
+	"$tool" "$@"
 }
 
 btb_collector()

@@ -52,7 +52,7 @@ btb_unpack()
 btb_finish_bundle()
 {
 	local disk=$1 out=$2 bootdir=$3 verdict status='' msg='' errs=0 warnings=() w f
-	local cmdline requested kvs
+	local cmdline requested kvs p v dracut_v='' tc_v=''
 	local -A bi=() km=()
 	shift 3
 
@@ -99,6 +99,14 @@ btb_finish_bundle()
 	# of each key)
 	btb_read_keys bi "$bootdir/boot.info"
 	btb_read_keys km "$BTB_KDIR/metadata"
+	# both package versions from one dpkg-query (each run costs ~40 ms)
+	while read -r p v; do
+		case "$p" in
+		dracut-core) dracut_v=$v ;;
+		trace-cmd) tc_v=$v ;;
+		esac
+	done < <(dpkg-query -W -f='${Package} ${Version}\n' dracut-core trace-cmd 2>/dev/null || true)
+	[ -n "$dracut_v" ] || dracut_v=$(btb_dracut_version)
 	w=$(IFS='|'; echo "${warnings[*]-}")
 	kvs=(
 		"created=${bi[started]-}"
@@ -110,8 +118,8 @@ btb_finish_bundle()
 		"series_hash=${km[series_hash]-}"
 		"fragment_hash=${km[fragment_hash]-}"
 		"compiler=${km[compiler]-}"
-		"dracut=$(btb_dracut_version)"
-		"trace_cmd=$(dpkg-query -W -f='${Version}' trace-cmd 2>/dev/null)"
+		"dracut=$dracut_v"
+		"trace_cmd=$tc_v"
 		"${verdict[@]}"
 		"cmdline=$cmdline"
 		"accelerator=${bi[accelerator]-}"
