@@ -10,7 +10,8 @@
  * dynamic and synthetic events, triggers, hist files, filters, error_log,
  * boot_status, per-CPU stats), the kernel's view of the system
  * (/proc/bootconfig, /proc/cmdline, the kernel log, uname), pulls the ring
- * buffers with `trace-cmd extract` (the only program it runs, once), and
+ * buffers with `trace-cmd extract` (the only program it runs, once, while
+ * it copies the text state; the counters extract changes first), and
  * writes the metadata file.  In the initramfs it then writes the bundle as
  * a tar archive onto the harness's raw disk and powers the machine off.
  *
@@ -440,26 +441,16 @@ static void dump_events(const char *src, const char *dst)
 	free(evroot);
 }
 
-/* the state of one trace array (the top one or an instance) */
-static void dump_array(const char *src, const char *dst)
+/*
+ * The per-CPU stats of one trace array: read before `trace-cmd extract`
+ * starts, since its consuming reads change them (entries, read events).
+ */
+static void dump_stats(const char *src, const char *dst)
 {
-	static const char *const files[] = {
-		"current_tracer", "trace_clock", "buffer_size_kb",
-		"buffer_total_size_kb", "tracing_on", "tracing_cpumask",
-		"set_event", "set_event_pid", "set_ftrace_filter",
-		"set_ftrace_notrace", "set_ftrace_pid", "set_graph_function",
-		"set_graph_notrace", "trace_options", "error_log",
-		"snapshot_status",
-	};
 	struct dirent **cpus;
 	char *pc = path_join(src, "per_cpu");
-	int n;
+	int n = sorted_dirs(pc, &cpus);
 
-	if (mkdirs(dst))
-		goto out;
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-		copy_to(src, files[i], dst);
-	n = sorted_dirs(pc, &cpus);
 	for (int i = 0; i < n; i++) {
 		const char *cn = cpus[i]->d_name;
 
@@ -482,9 +473,26 @@ static void dump_array(const char *src, const char *dst)
 	}
 	if (n >= 0)
 		free(cpus);
-	dump_events(src, dst);
-out:
 	free(pc);
+}
+
+/* the rest of the state of one trace array (the top one or an instance) */
+static void dump_array(const char *src, const char *dst)
+{
+	static const char *const files[] = {
+		"current_tracer", "trace_clock", "buffer_size_kb",
+		"buffer_total_size_kb", "tracing_on", "tracing_cpumask",
+		"set_event", "set_event_pid", "set_ftrace_filter",
+		"set_ftrace_notrace", "set_ftrace_pid", "set_graph_function",
+		"set_graph_notrace", "trace_options", "error_log",
+		"snapshot_status",
+	};
+
+	if (mkdirs(dst))
+		return;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		copy_to(src, files[i], dst);
+	dump_events(src, dst);
 }
 
 /* the names of the instances, sorted; NULL-terminated */
@@ -555,11 +563,35 @@ static void stop_tracing(char **names)
 	free(inst);
 }
 
+/*
+ * What `trace-cmd extract` would change, read before it starts: every
+ * array's per-CPU stats, and the kprobes' hit counts (its own file opens
+ * would add to them).
+ */
+static void dump_counters(char **names)
+{
+	char *inst = path_join(C.tracefs, "instances");
+
+	dump_stats(C.tracefs, "tracefs");
+	copy_to(C.tracefs, "kprobe_profile", "tracefs");
+	for (char **p = names; *p; p++) {
+		char *s = path_join(inst, *p), *d;
+
+		if (asprintf(&d, "tracefs/instances/%s", *p) < 0)
+			die("out of memory");
+		dump_stats(s, d);
+		free(s);
+		free(d);
+	}
+	free(inst);
+}
+
+/* the rest of the tracefs state: it may be read while extract runs */
 static void dump_tracefs(char **names)
 {
 	static const char *const global[] = {
 		"dynamic_events", "kprobe_events", "synthetic_events",
-		"kprobe_profile", "available_tracers", "boot_status",
+		"available_tracers", "boot_status",
 	};
 	char *inst = path_join(C.tracefs, "instances");
 
@@ -806,20 +838,21 @@ out:
 	free(rl);
 }
 
-/* trace.dat: `trace-cmd extract -k -a -t` (the one program run) */
-static void extract(const char *trace_cmd)
+/*
+ * trace.dat: `trace-cmd extract -k -a -t` (the one program run), started
+ * here and waited for by extract_wait(), so that the tracefs state and
+ * the system state are copied while it runs (2 CPUs: under TCG each takes
+ * 0.3-0.4 s).  Returns its pid, or -1 when it could not be started.
+ */
+static pid_t extract_start(const char *trace_cmd)
 {
 	char *outpath = path_join(C.out, "trace.dat");
 	pid_t pid;
-	int status;
 
 	say("extracting");
 	pid = fork();
-	if (pid < 0) {
+	if (pid < 0)
 		fail("cannot run %s: %s", trace_cmd, strerror(errno));
-		free(outpath);
-		return;
-	}
 	if (!pid) {
 		int fd = C.logfd >= 0 ? C.logfd : open("/dev/null", O_WRONLY);
 		char *argv[] = { (char *)trace_cmd, "extract", "-k", "-a", "-t",
@@ -834,6 +867,16 @@ static void extract(const char *trace_cmd)
 		log_to(2, "cannot run %s: %s\n", trace_cmd, strerror(errno));
 		_exit(127);
 	}
+	free(outpath);
+	return pid;
+}
+
+static void extract_wait(pid_t pid)
+{
+	int status;
+
+	if (pid < 0)
+		return;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
@@ -841,7 +884,6 @@ static void extract(const char *trace_cmd)
 		     WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 	else
 		say("extracted");
-	free(outpath);
 }
 
 static void write_metadata(const struct guest *g)
@@ -1043,6 +1085,7 @@ int main(int argc, char **argv)
 	const char *out = NULL, *disk = NULL, *trace_cmd = "trace-cmd";
 	const char *meta_dir = NULL;
 	bool initramfs = false, no_extract = false;
+	pid_t extractor = -1;
 	char *cmdline, **names, *devname = NULL;
 	struct guest g = { .release = "" };
 
@@ -1135,20 +1178,22 @@ int main(int argc, char **argv)
 	names = instances();
 	stop_tracing(names);
 	say("tracing stopped");
-	dump_tracefs(names);
-	free_names(names);
-	say("tracefs state dumped");
-	dump_system(&g);
-	say("system state dumped");
+	dump_counters(names);
 	if (!no_extract) {
 		char *top = path_join(C.tracefs, "trace");
 
 		if (access(top, F_OK))
 			fail("no tracefs at %s: nothing to extract", C.tracefs);
 		else
-			extract(trace_cmd);
+			extractor = extract_start(trace_cmd);
 		free(top);
 	}
+	dump_tracefs(names);
+	free_names(names);
+	say("tracefs state dumped");
+	dump_system(&g);
+	say("system state dumped");
+	extract_wait(extractor);
 	write_metadata(&g);
 	if (initramfs) {
 		char *dev;
