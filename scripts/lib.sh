@@ -218,7 +218,10 @@ bt_tool()
 		return 0
 	fi
 	if [ -f "$BT_TOP/$stage/Makefile" ]; then
-		make -s -C "$BT_TOP/$stage" "build/$name" >&2 ||
+		# one make at a time per stage: concurrent commands (prove -j)
+		# would otherwise write the same program at once, and one could
+		# run or hash it half-written
+		flock "$BT_TOP/$stage/Makefile" make -s -C "$BT_TOP/$stage" "build/$name" >&2 ||
 			bt_die "building $stage/build/$name failed"
 		printf '%s\n' "$BT_TOP/$stage/build/$name"
 		return 0
