@@ -563,6 +563,23 @@ static void stop_tracing(char **names)
 	free(inst);
 }
 
+/* fn(SRC, DST) for each instance: its tracefs directory, its bundle one */
+static void each_instance(char **names, void (*fn)(const char *, const char *))
+{
+	char *inst = path_join(C.tracefs, "instances");
+
+	for (char **p = names; *p; p++) {
+		char *s = path_join(inst, *p), *d;
+
+		if (asprintf(&d, "tracefs/instances/%s", *p) < 0)
+			die("out of memory");
+		fn(s, d);
+		free(s);
+		free(d);
+	}
+	free(inst);
+}
+
 /*
  * What `trace-cmd extract` would change, read before it starts: every
  * array's per-CPU stats, and the kprobes' hit counts (its own file opens
@@ -570,20 +587,9 @@ static void stop_tracing(char **names)
  */
 static void dump_counters(char **names)
 {
-	char *inst = path_join(C.tracefs, "instances");
-
 	dump_stats(C.tracefs, "tracefs");
 	copy_to(C.tracefs, "kprobe_profile", "tracefs");
-	for (char **p = names; *p; p++) {
-		char *s = path_join(inst, *p), *d;
-
-		if (asprintf(&d, "tracefs/instances/%s", *p) < 0)
-			die("out of memory");
-		dump_stats(s, d);
-		free(s);
-		free(d);
-	}
-	free(inst);
+	each_instance(names, dump_stats);
 }
 
 /* the rest of the tracefs state: it may be read while extract runs */
@@ -593,21 +599,11 @@ static void dump_tracefs(char **names)
 		"dynamic_events", "kprobe_events", "synthetic_events",
 		"available_tracers", "boot_status",
 	};
-	char *inst = path_join(C.tracefs, "instances");
 
 	dump_array(C.tracefs, "tracefs");
 	for (size_t i = 0; i < sizeof(global) / sizeof(global[0]); i++)
 		copy_to(C.tracefs, global[i], "tracefs");
-	for (char **p = names; *p; p++) {
-		char *s = path_join(inst, *p), *d;
-
-		if (asprintf(&d, "tracefs/instances/%s", *p) < 0)
-			die("out of memory");
-		dump_array(s, d);
-		free(s);
-		free(d);
-	}
-	free(inst);
+	each_instance(names, dump_array);
 }
 
 /*
