@@ -101,7 +101,7 @@ if [ -n "$print_base" ]; then
 	exit 0
 fi
 
-outdir=$(dirname "$out")
+case "$out" in */*) outdir=${out%/*}; outdir=${outdir:-/} ;; *) outdir=. ;; esac
 [ -d "$outdir" ] || bt_die "$outdir: no such directory (for -o $out)"
 tmp=$(mktemp "$outdir/.initrd.XXXXXX")
 trap 'rm -f "$tmp"' EXIT

@@ -198,7 +198,7 @@ btb_base_initrd()
 
 	bt_need_pkgs "${BTB_PKGS[@]}"
 	cache="$(bt_cache_dir)/initrd"
-	mkdir -p "$cache"
+	[ -d "$cache" ] || mkdir -p "$cache"
 	btb_dracut_cached "$cache/base-$(btb_base_key "$krel").img" "$krel" \
 		"base initrd" "$nocache" </dev/null
 }
@@ -213,7 +213,7 @@ btb_conf_initrd()
 	bt_need_pkgs "${BTB_PKGS[@]}"
 	tool=$(bt_tool bootconfig bootconfig)
 	cache="$(bt_cache_dir)/initrd"
-	mkdir -p "$cache"
+	[ -d "$cache" ] || mkdir -p "$cache"
 	key=$({
 		btb_base_key "$krel"
 		echo "mode=$mode"

@@ -75,14 +75,18 @@ if [ -z "$kernel" ]; then
 		bt_die "no kernel build for tree $tree yet: run 'boottrace kernel --tree $tree' first"
 	}
 fi
-[ -f "$kernel" ] && kernel=$(dirname "$kernel")
+if [ -f "$kernel" ]; then
+	case "$kernel" in */*) kernel=${kernel%/*} ;; *) kernel=. ;; esac
+fi
 kernel=$(cd "$kernel" 2>/dev/null && pwd) || bt_die "$kernel: no such directory"
 for f in System.map metadata bzImage; do
 	[ -f "$kernel/$f" ] || bt_die "$kernel: not a kernel build (no $f)"
 done
 
-key=$(basename "$(dirname "$kernel")")
-[ "$(basename "$kernel")" = out ] || key="dir-$(printf "%s" "$kernel" | sha256sum | cut -c1-16)"
+# a build of kernel/build.sh (ENTRY/out): ENTRY's name; else the path's hash
+key=${kernel%/*}
+key=${key##*/}
+[ "${kernel##*/}" = out ] || key="dir-$(printf "%s" "$kernel" | sha256sum | cut -c1-16)"
 if [ -n "$print_key" ]; then
 	echo "$key"
 	exit 0

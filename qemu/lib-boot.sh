@@ -8,11 +8,16 @@
 #                              names, sizes and mtimes skips kernel/build.sh)
 #   btb_read_keys ARRAY FILE   FILE's KEY=value lines into an associative
 #                              array (the kernel build's metadata, boot.info)
-#   btb_now                    seconds since the epoch, with nanoseconds
+#   btb_now                    seconds since the epoch, with microseconds
+#   btb_seconds_since T [D]    seconds from T (btb_now) to now, D decimals
 #   btb_check_machine MACHINE ACCEL SMP MEM TIMEOUT RTC
 #                              die on a bad value of a `boottrace qemu` option
 #   btb_host_tsc_khz           the host's TSC frequency in kHz (the rate a
-#                              TCG guest's TSC runs at), empty if unknown
+#                              TCG guest's TSC runs at), empty if unknown;
+#                              remembered per host boot
+#   btb_qemu_version           QEMU's version line, remembered per binary
+#   btb_cached_value F KEY CMD...
+#                              CMD's output line, remembered in F under KEY
 #   btb_console_phase LOG      the boot phase a console log has reached
 #   btb_console_phases LOG     guest seconds at which it reached /init, the
 #                              collector, the collector's end and power-off
@@ -29,7 +34,21 @@ BTB_PKGS+=(qemu-system-x86 tar)
 
 btb_now()
 {
-	date +%s.%N
+	local t=${EPOCHREALTIME//[!0-9]/}
+
+	printf '%s.%s\n' "${t:0:-6}" "${t: -6}"
+}
+
+# btb_seconds_since T [DIGITS]: the seconds from T (an $EPOCHREALTIME or a
+# btb_now) to now, rounded to DIGITS decimals (default 2); no process.
+btb_seconds_since()
+{
+	local a=${1//[!0-9]/} b=${EPOCHREALTIME//[!0-9]/} d=${2:-2} us x p
+
+	us=$((10#$b - 10#$a))
+	p=$((10 ** d))
+	x=$(((us * p + 500000) / 1000000))
+	printf "%d.%0${d}d\n" $((x / p)) $((x % p))
 }
 
 # The stamp of what kernel/build.sh --tree TREE builds from, without reading
@@ -39,12 +58,14 @@ btb_now()
 # hashes the contents as always); a hit skips build.sh and its hashing.
 btb_kernel_stamp()
 {
-	{
+	local h
+
+	h=$({
 		echo "tree=$1 cache=$(bt_cache_dir)"
-		find "$BT_TOP/kernel" "$BT_TOP/scripts/lib.sh" -type f -printf '%p %s %T@\n' |
-			LC_ALL=C sort
-		stat -c '%n %s %Y' /var/lib/dpkg/status
-	} | sha256sum | cut -c1-16
+		find "$BT_TOP/kernel" "$BT_TOP/scripts/lib.sh" /var/lib/dpkg/status \
+			-type f -printf '%p %s %T@\n' | LC_ALL=C sort
+	} | sha256sum)
+	printf '%s\n' "${h:0:16}"
 }
 
 btb_kernel()
@@ -57,7 +78,7 @@ btb_kernel()
 	BTB_KIMAGE=
 	[ ! -s "$stampf" ] || BTB_KIMAGE=$(<"$stampf")
 	if [ -n "$BTB_KIMAGE" ] && [ -f "$BTB_KIMAGE" ] &&
-		[ -s "$(dirname "$BTB_KIMAGE")/kernelrelease" ]; then
+		[ -s "${BTB_KIMAGE%/*}/kernelrelease" ]; then
 		bt_log "kernel: cached (inputs unchanged): $BTB_KIMAGE"
 	else
 		out=$("$BT_TOP/kernel/build.sh" --tree "$tree") ||
@@ -68,7 +89,7 @@ btb_kernel()
 		mkdir -p "${stampf%/*}"
 		printf '%s\n' "$BTB_KIMAGE" >"$stampf.$$" && mv -f "$stampf.$$" "$stampf"
 	fi
-	BTB_KDIR=$(dirname "$BTB_KIMAGE")
+	BTB_KDIR=${BTB_KIMAGE%/*}
 	[ -s "$BTB_KDIR/kernelrelease" ] ||
 		bt_die "$BTB_KDIR/kernelrelease is missing"
 	BTB_KREL=$(<"$BTB_KDIR/kernelrelease")
@@ -145,7 +166,48 @@ btb_check_machine()
 	date -u -d "${rtc/T/ }" >/dev/null 2>&1 || bt_die "--rtc '$rtc' is not a valid date"
 }
 
+# btb_cached_value FILE KEY CMD...: CMD's first line of output, remembered
+# in FILE under KEY (KEY and the value on two lines); CMD runs only when
+# FILE has another key.  For values that cost a process start and change
+# rarely.
+btb_cached_value()
+{
+	local f=$1 key=$2 k='' v=''
+
+	shift 2
+	[ ! -f "$f" ] || { read -r k; read -r v; } <"$f" || true
+	if [ "$k" = "$key" ] && [ -n "$v" ]; then
+		printf '%s\n' "$v"
+		return 0
+	fi
+	v=$("$@") || return 1
+	v=${v%%$'\n'*}
+	printf '%s\n%s\n' "$key" "$v" >"$f.$$" && mv -f "$f.$$" "$f"
+	printf '%s\n' "$v"
+}
+
+# btb_qemu_version: QEMU's version line, remembered until the binary
+# changes (`qemu-system-x86_64 --version` takes ~100 ms to start)
+btb_qemu_version()
+{
+	local q key
+
+	q=$(command -v qemu-system-x86_64) || bt_die "qemu-system-x86_64 not found"
+	key=$(stat -L -c '%n %s %Y %Z %i' "$q")
+	btb_cached_value "$(bt_cache_dir)/qemu-version" "$key" qemu-system-x86_64 --version
+}
+
+# btb_host_tsc_khz: the host's TSC rate in kHz, remembered for this boot of
+# the host
 btb_host_tsc_khz()
+{
+	local bid=unknown
+
+	read -r bid </proc/sys/kernel/random/boot_id || true
+	btb_cached_value "$(bt_cache_dir)/host-tsc-khz" "$bid" btb_host_tsc_measure
+}
+
+btb_host_tsc_measure()
 {
 	local mhz
 

@@ -94,7 +94,7 @@ btb_accel_probe()
 
 	key=$({
 		sha256sum <"$kimage"
-		qemu-system-x86_64 --version | head -n1
+		btb_qemu_version
 		uname -r
 	} | sha256sum | cut -c1-16)
 	cache="$(bt_cache_dir)/accel"
@@ -162,8 +162,8 @@ if [ -n "$verbose" ]; then
 	tail -n +1 -f "$console" >&2 &
 	tailpid=$!
 fi
-started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-t0=$(btb_now)
+TZ=UTC printf -v started '%(%Y-%m-%dT%H:%M:%SZ)T' -1
+t0=$EPOCHREALTIME
 timeout -k 5 "$timeout" qemu-system-x86_64 "${qaccel[@]}" "${qmachine[@]}" \
 	-smp "$smp" -m "$mem" -nodefaults -display none -no-reboot \
 	-serial "file:$console" "${qrtc[@]}" "${qdisk[@]}" \
@@ -175,14 +175,13 @@ if [ -z "$quiet" ] && [ -z "$verbose" ]; then
 fi
 qrc=0
 wait "$qpid" || qrc=$?
-t1=$(btb_now)
+wall=$(btb_seconds_since "$t0")
 [ -z "$tailpid" ] || kill "$tailpid" 2>/dev/null || true
-wall=$(printf '%s %s\n' "$t0" "$t1" | awk '{ printf "%.2f", $2 - $1 }')
 
 {
 	echo "machine=$machine"
 	echo "accelerator=$accel"
-	echo "qemu=$(qemu-system-x86_64 --version | head -n1)"
+	echo "qemu=$(btb_qemu_version)"
 	echo "smp=$smp"
 	echo "memory_mb=$mem"
 	echo "rtc=${rtc:-host}"
@@ -192,7 +191,8 @@ wall=$(printf '%s %s\n' "$t0" "$t1" | awk '{ printf "%.2f", $2 - $1 }')
 } >"$dir/boot.info"
 
 # --- how it ended -----------------------------------------------------
-panic=$(grep -a -m1 'Kernel panic - not syncing' "$console" | tr -d '\r' || true)
+panic=$(grep -a -m1 'Kernel panic - not syncing' "$console") || panic=
+panic=${panic//$'\r'/}
 panic=${panic#*] }
 [ -z "$panic" ] || bt_die "kernel panic: ${panic#Kernel panic - not syncing: }"
 if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then

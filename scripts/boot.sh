@@ -144,7 +144,10 @@ if [ -z "$bundle" ]; then
 	bundle="$(bt_cache_dir)/bundles/${name%.bconf}"
 fi
 bundle=${bundle%/}
-parent=$(dirname "$bundle")
+case "$bundle" in
+*/*) parent=${bundle%/*}; parent=${parent:-/} ;;
+*) parent=. ;;
+esac
 [ -d "$parent" ] || bt_die "$parent: no such directory (for -o $bundle)"
 # --repeat N: N boots of the same options into BUNDLE.partial/1..N, then
 # BUNDLE is replaced (a failed or interrupted set leaves the old one)
@@ -186,19 +189,17 @@ else
 	btb_kernel "$tree"
 fi
 
-# the programs this boot and the stages it runs use: made once, here
+# the packages and programs this boot and the stages it runs use: checked
+# and made once, here (exported to the stages)
+if [ -z "$initrd" ]; then bt_need_pkgs "${BTB_PKGS[@]}"; else bt_need_pkgs qemu-system-x86 tar; fi
 bt_tools_ready bootconfig/bootconfig bootconfig/boottrace-lint \
 	collect/boottrace-collect trace-analysis/trace-analysis
 
 # --- the config: parsed once here (the list), once by the lint ---------
 conf_list=
 if [ -n "$conf" ]; then
-	if ! conf_list=$(btb_bootconfig -l "$conf" 2>"$parent/.bconf-l.$$"); then
-		cat "$parent/.bconf-l.$$" >&2
-		rm -f "$parent/.bconf-l.$$"
+	conf_list=$(btb_bootconfig -l "$conf") ||
 		bt_die "$conf: not a valid bootconfig (above); fix it and retry"
-	fi
-	rm -f "$parent/.bconf-l.$$"
 fi
 
 # --- command line -----------------------------------------------------
@@ -211,8 +212,8 @@ cmdline+=" boottrace.collect=vda"
 [ -z "$use_bconf" ] || cmdline+=" bootconfig"
 clock_added=
 clock_in_conf=
-if [ -n "$use_bconf" ] &&
-	printf '%s\n' "$conf_list" | grep -q '^kernel\.trace_clock[[:space:]]*='; then
+clock_re=$'(^|\n)kernel\\.trace_clock[[:space:]]*='
+if [ -n "$use_bconf" ] && [[ $conf_list =~ $clock_re ]]; then
 	clock_in_conf=1
 fi
 if ! [[ " $append " =~ [[:space:]]trace_clock= ]] && [ -z "$clock_in_conf" ]; then
@@ -255,7 +256,7 @@ trap 'rm -rf "$work"' EXIT
 # --- initrd -----------------------------------------------------------
 if [ -z "$initrd" ]; then
 	initrd="$work/initrd.img"
-	t=$(btb_now)
+	t=$EPOCHREALTIME
 	"$BT_TOP/dracut-module/initrd.sh" "$conf" -o "$initrd" --kver "$BTB_KREL" \
 		--delivery "$delivery" ${flavour:+--flavour "$flavour"} $nocache \
 		2>"$work/initrd.log" &
@@ -268,14 +269,14 @@ if [ -z "$initrd" ]; then
 		bt_die "$conf: no initrd (see above); fix the config and retry"
 	}
 	[ -n "$quiet" ] || cat "$work/initrd.log" >&2
-	say "initrd: ready in $(printf '%s %s\n' "$t" "$(btb_now)" | awk '{ printf "%.1f", $2 - $1 }')s"
+	say "initrd: ready in $(btb_seconds_since "$t" 1)s"
 fi
 
 # --- boot: the disk the collector writes the bundle onto -----------------
 disk="$work/out.disk"
 # sparse; the bundle cannot outgrow the guest memory it was built in
+printf 'BOOTTRACE-COLLECT-DISK-1' >"$disk"
 truncate -s "$((mem + 64))M" "$disk"
-printf 'BOOTTRACE-COLLECT-DISK-1' | dd of="$disk" conv=notrunc status=none
 mkdir "$work/boot"
 # what the bundle keeps of the input (btb_finish_bundle copies them)
 if [ -n "$conf" ]; then
@@ -294,12 +295,18 @@ keep_failed()
 	--disk "$disk" -o "$work/boot" ${qopts[@]+"${qopts[@]}"} || { keep_failed; exit 1; }
 
 # --- the bundle, finished on the host -----------------------------------
-bconf_hash=none
-[ -z "$conf" ] || bconf_hash=$(sha256sum <"$conf" | cut -c1-16)
+# the hashes from one sha256sum: the kernel, the initrd, CONF
+bconf_hash=none bconf_path=
+mapfile -t -d '' hashes < <(sha256sum --zero "$BTB_KIMAGE" "$initrd" ${conf:+"$conf"})
+BTB_KIMAGE_HASH=${hashes[0]:0:16}
+if [ -n "$conf" ]; then
+	bconf_hash=${hashes[2]:0:16}
+	case "$conf" in /*) bconf_path=$conf ;; *) bconf_path=$(readlink -f "$conf") ;; esac
+fi
 btb_finish_bundle "$disk" "$work/bundle" "$work/boot" \
-	"bconf=${conf:+$(readlink -f "$conf")}" \
+	"bconf=$bconf_path" \
 	"bconf_hash=$bconf_hash" \
-	"initrd_hash=$(sha256sum <"$initrd" | cut -c1-16)" \
+	"initrd_hash=${hashes[1]:0:16}" \
 	"bootconfig_on_cmdline=$([ -n "$use_bconf" ] && echo yes || echo no)" \
 	"trace_clock_added=$([ -n "$clock_added" ] && echo yes || echo no)" || {
 	keep_failed
@@ -312,8 +319,12 @@ if [ -e "$bundle" ]; then
 	mv "$bundle" "$work/old"
 fi
 mv "$out" "$bundle"
-rm -rf "$bundle.failed"
-sed -n 's/^warnings=//p' "$bundle/metadata" | tr '|' '\n' | sed '/^$/d' |
-	while IFS= read -r w; do printf 'boottrace: warning: %s\n' "$w" >&2; done
-say "bundle: $bundle (boot $(sed -n 's/^boot_wall_seconds=//p' "$bundle/metadata")s)"
+[ ! -e "$bundle.failed" ] || rm -rf "$bundle.failed"
+declare -A meta=()
+btb_read_keys meta "$bundle/metadata"
+IFS='|' read -r -a ws <<<"${meta[warnings]-}"
+for w in ${ws[@]+"${ws[@]}"}; do
+	[ -z "$w" ] || printf 'boottrace: warning: %s\n' "$w" >&2
+done
+say "bundle: $bundle (boot ${meta[boot_wall_seconds]-?}s)"
 printf '%s\n' "$bundle"

@@ -8,7 +8,8 @@
 #   btb_finish_bundle DISK OUT BOOTDIR [KEY=VALUE...]
 #                        unpack DISK into the new directory OUT, add the
 #                        console and input.bconf* of BOOTDIR and the host's
-#                        metadata (the kernel of BTB_KIMAGE/BTB_KDIR, the
+#                        metadata (the kernel of BTB_KIMAGE/BTB_KDIR and
+#                        its hash BTB_KIMAGE_HASH when the caller has it, the
 #                        boot of `boottrace qemu -o BOOTDIR`, the KEY=VALUEs);
 #                        (through btb_bundle_meta, qemu/lib-boot.sh: the
 #                        collector's --add-metadata, the one metadata
@@ -21,24 +22,30 @@
 # check the result again.
 btb_unpack()
 {
-	local src=$1 dst=$2 names types n
+	local src=$1 dst=$2 list mode owner size date time n rest
 
-	names=$(tar -tf "$src" --quoting-style=escape 2>/dev/null) || return 1
-	types=$(tar -tvf "$src" --quoting-style=escape 2>/dev/null) || return 1
-	[ -n "$names" ] || return 1
-	while IFS= read -r n; do
+	# one listing: "MODE OWNER SIZE DATE TIME NAME"; a name the pattern
+	# below accepts has no blanks, so anything after it (" -> target",
+	# " link to target") is left in rest and rejected
+	list=$(tar -tvf "$src" --quoting-style=escape 2>/dev/null) || return 1
+	[ -n "$list" ] || return 1
+	while read -r mode owner size date time n rest; do
+		case "$mode" in
+		-* | d*) ;;
+		*)
+			bt_log "bundle: rejecting links or special files in the archive"
+			return 1
+			;;
+		esac
 		n=${n#./}
-		[ -z "$n" ] && continue
-		[[ $n =~ ^[A-Za-z0-9_.+:@,=-]+(/[A-Za-z0-9_.+:@,=-]+)*/?$ ]] ||
-			{ bt_log "bundle: rejecting member name '$n'"; return 1; }
+		[ -n "$n$rest" ] || continue
+		if [ -n "$rest" ] || ! [[ $n =~ ^[A-Za-z0-9_.+:@,=-]+(/[A-Za-z0-9_.+:@,=-]+)*/?$ ]]; then
+			bt_log "bundle: rejecting member name '$n${rest:+ $rest}'"
+			return 1
+		fi
 		[[ /$n/ != */../* && /$n/ != */./* ]] ||
 			{ bt_log "bundle: rejecting member name '$n'"; return 1; }
-	done <<<"$names"
-	if printf '%s\n' "$types" | grep -q -v '^[-d]' ||
-		printf '%s\n' "$types" | grep -q ' link to '; then
-		bt_log "bundle: rejecting links or special files in the archive"
-		return 1
-	fi
+	done <<<"$list"
 	mkdir -p "$dst"
 	tar -xf "$src" -C "$dst" --no-same-owner --no-same-permissions \
 		--no-overwrite-dir -m 2>/dev/null || return 1
@@ -51,9 +58,10 @@ btb_unpack()
 
 btb_finish_bundle()
 {
-	local disk=$1 out=$2 bootdir=$3 verdict status='' msg='' errs=0 warnings=() w f
-	local cmdline requested kvs p v dracut_v='' tc_v=''
-	local -A bi=() km=()
+	local disk=$1 out=$2 bootdir=$3 verdict status='' msg='' errs=0 warnings=() w
+	local cmdline requested kvs dracut_v='' tc_v=''
+	local -A bi=() km=() cs=()
+	local -a f
 	shift 3
 
 	BTB_FINISH_ERROR=
@@ -65,12 +73,17 @@ btb_finish_bundle()
 		BTB_FINISH_ERROR="no bundle: the archive has no collect.status (collector did not finish)"
 		return 1
 	fi
-	cp "$bootdir/console.log" "$out/console.log"
-	for f in input.bconf input.bconf.list; do
-		[ ! -f "$bootdir/$f" ] || cp "$bootdir/$f" "$out/$f"
-	done
+	f=("$bootdir/console.log")
+	[ ! -f "$bootdir/input.bconf" ] || f+=("$bootdir/input.bconf")
+	[ ! -f "$bootdir/input.bconf.list" ] || f+=("$bootdir/input.bconf.list")
+	cp "${f[@]}" "$out/"
 
-	cmdline=$(sed -n 's/^cmdline=//p' "$bootdir/boot.info")
+	# boot.info and the kernel build's metadata, read once (first value
+	# of each key)
+	btb_read_keys bi "$bootdir/boot.info"
+	btb_read_keys km "$BTB_KDIR/metadata"
+	btb_read_keys cs "$out/collect.status"
+	cmdline=${bi[cmdline]-}
 	requested=no
 	[[ " $cmdline " != *" bootconfig "* ]] || requested=yes
 	# the kernel's verdict on the bootconfig: trace-analysis reads dmesg
@@ -91,28 +104,20 @@ btb_finish_bundle()
 		warnings+=("bootconfig $status: ${msg:-no bootconfig message in dmesg}")
 	fi
 	[ "${errs:-0}" -eq 0 ] || warnings+=("$errs trace_boot error(s) in dmesg")
-	errs=$(sed -n 's/^errors=//p' "$out/collect.status")
+	errs=${cs[errors]-}
 	[ "${errs:-0}" = 0 ] || warnings+=("collector reported $errs problem(s), see collect.log")
 	[ -s "$out/trace.dat" ] || warnings+=("no trace.dat in the bundle")
 
-	# boot.info and the kernel build's metadata, read once (first value
-	# of each key)
-	btb_read_keys bi "$bootdir/boot.info"
-	btb_read_keys km "$BTB_KDIR/metadata"
-	# both package versions from one dpkg-query (each run costs ~40 ms)
-	while read -r p v; do
-		case "$p" in
-		dracut-core) dracut_v=$v ;;
-		trace-cmd) tc_v=$v ;;
-		esac
-	done < <(dpkg-query -W -f='${Package} ${Version}\n' dracut-core trace-cmd 2>/dev/null || true)
+	# the package versions boot.sh's check saw (bt_pkg_version)
+	dracut_v=$(bt_pkg_version dracut-core)
+	tc_v=$(bt_pkg_version trace-cmd)
 	[ -n "$dracut_v" ] || dracut_v=$(btb_dracut_version)
 	w=$(IFS='|'; echo "${warnings[*]-}")
 	kvs=(
 		"created=${bi[started]-}"
 		"boottrace_version=$(git -C "$BT_TOP" describe --always --dirty 2>/dev/null || echo unknown)"
 		"kernel_release=$BTB_KREL"
-		"kernel_image_hash=$(sha256sum <"$BTB_KIMAGE" | cut -c1-16)"
+		"kernel_image_hash=${BTB_KIMAGE_HASH:-$(sha256sum <"$BTB_KIMAGE" | cut -c1-16)}"
 		"tree=${km[tree]-}"
 		"tree_version=${km[tree_version]-}"
 		"series_hash=${km[series_hash]-}"
@@ -133,7 +138,8 @@ btb_finish_bundle()
 		"warnings=$w"
 	)
 	# one line per key: a newline inside a value becomes a space
-	printf '%s\n' "${kvs[@]//$'\n'/ }" | tr -d '\r' | btb_bundle_meta "$out" || {
+	kvs=("${kvs[@]//$'\n'/ }")
+	printf '%s\n' "${kvs[@]//$'\r'/}" | btb_bundle_meta "$out" || {
 		BTB_FINISH_ERROR="no bundle: the collector's metadata is missing or conflicts (see above)"
 		return 1
 	}

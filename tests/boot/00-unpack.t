@@ -8,7 +8,7 @@ set -uo pipefail
 # shellcheck source=../../scripts/lib-bundle.sh
 . "$BT_TOP/scripts/lib-bundle.sh"
 
-t_plan 10
+t_plan 12
 src=$T_TMP/src
 mkdir -p "$src/tracefs/events/kprobes/vfs_read" "$T_TMP/victim"
 echo ok >"$src/collect.status"
@@ -50,6 +50,14 @@ touch "$src/$(printf 'new\nline')"
 tar -C "$src" -cf "$T_TMP/nl.tar" .
 rm "$src/new"*
 reject "a name with a newline" "$T_TMP/nl.tar"
+touch "$src/a -> b"
+tar -C "$src" -cf "$T_TMP/arrow.tar" .
+rm "$src/a -> b"
+reject "a name that reads like a symlink's listing" "$T_TMP/arrow.tar"
+touch "$src/two words"
+tar -C "$src" -cf "$T_TMP/space.tar" .
+rm "$src/two words"
+reject "a name with a blank" "$T_TMP/space.tar"
 head -c 4096 /dev/zero >"$T_TMP/zero.img"
 reject "an empty disk" "$T_TMP/zero.img"
 t_is "$(ls -A "$T_TMP/victim")" "" "nothing was written outside the targets"

@@ -4,6 +4,7 @@
  * One verb per file (report.c, diff.c, check.c), each with its own options
  * and --help; this file only dispatches (cli.h).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,15 +17,16 @@ static const struct verb {
 	const char *name;
 	int (*main)(int argc, char **argv);
 	const char *summary;
+	bool reads_trace;	/* reads trace.dat: wants huge_page_heap() */
 } verbs[] = {
 	{ "report", report_main,
-	  "what was slow, traced, lost and failed in one bundle" },
+	  "what was slow, traced, lost and failed in one bundle", true },
 	{ "diff", diff_main,
-	  "compare two bundles; exit 1 on a regression" },
+	  "compare two bundles; exit 1 on a regression", true },
 	{ "check", check_main,
-	  "verify a bundle against an expectations file" },
+	  "verify a bundle against an expectations file", true },
 	{ "verdict", verdict_main,
-	  "the kernel's bootconfig verdict from a new bundle's dmesg" },
+	  "the kernel's bootconfig verdict from a new bundle's dmesg", false },
 };
 
 /*
@@ -89,7 +91,8 @@ int main(int argc, char **argv)
 			/* getopt's messages start "trace-analysis VERB: " */
 			static char prog[64];
 
-			huge_page_heap(argv);
+			if (verbs[i].reads_trace)
+				huge_page_heap(argv);
 			snprintf(prog, sizeof(prog), "trace-analysis %s",
 				 verbs[i].name);
 			argv[1] = prog;
