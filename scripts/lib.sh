@@ -28,6 +28,8 @@
 # BOOTTRACE_CACHE defaults to ${XDG_CACHE_HOME:-$HOME/.cache}/boottrace.
 
 BT_TOP=${BT_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+# the stages this script runs find the same tree without working it out
+export BT_TOP
 
 bt_log()
 {

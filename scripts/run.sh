@@ -34,4 +34,5 @@ if ! [ -f "$bundle/metadata" ]; then
 	exit 0
 fi
 echo
-"$BT_TOP/bin/boottrace" report "$bundle"
+# boot made the program (bt_tools_ready); this finds it without make
+exec "$(bt_tool trace-analysis trace-analysis)" report "$bundle"
