@@ -24,28 +24,36 @@
 # right, the dracut hook), examples (the coverage table against the tree,
 # every example booted and checked).
 # Each suite's own output is shown; the last line is "N passed, N failed"
-# counting suites.  The boot, analysis, lint and examples suites run their
-# test files concurrently, BOOTTRACE_TEST_JOBS at a time (default: the
-# number of CPUs); every boot has its own timeout, which holds under that
-# load.  Environment: DIFF_N
+# counting suites.  The unit suite runs a stage's test programs side by
+# side, and the boot, analysis, lint and examples suites their test files,
+# BOOTTRACE_TEST_JOBS at a time (default: the number of CPUs); every boot
+# has its own timeout, which holds under that load.  Environment: DIFF_N
 # (configs for the diff suite), BOOTTRACE_TEST_JOBS.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
 
+jobs=${BOOTTRACE_TEST_JOBS:-$(nproc)}
 all=(unit clang install package archive system shell compat diff kernel boot series analysis dracut lint examples)
 
+# the unit programs of a stage run side by side ($jobs at a time), each
+# one's output printed in one piece when it ends (make -O)
 suite_unit()
 {
-	make -s -C bootconfig check && make -s -C trace-analysis check &&
-		make -s -C collect check
+	local s
+
+	for s in bootconfig trace-analysis collect; do
+		make -s -j"$jobs" -O -C "$s" check || return 1
+	done
 }
 suite_clang()
 {
-	make -s -C bootconfig CC=clang B=build-clang all &&
-		make -s -C trace-analysis CC=clang B=build-clang all &&
-		make -s -C collect CC=clang B=build-clang all
+	local s
+
+	for s in bootconfig trace-analysis collect; do
+		make -s -j"$jobs" -C "$s" CC=clang B=build-clang all || return 1
+	done
 }
 suite_shell()
 {
@@ -82,7 +90,6 @@ suite_kernel()
 	kernel/test-config.sh || rc=1
 	return $rc
 }
-jobs=${BOOTTRACE_TEST_JOBS:-$(nproc)}
 # prove_boots DIR: the TAP files of DIR, $jobs at a time (the tools they
 # build first, so that concurrent files find them up to date)
 prove_boots()

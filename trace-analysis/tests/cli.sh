@@ -11,8 +11,10 @@ fx=$here/fixtures/bundles
 # shellcheck source=../../scripts/lib.sh
 . "$top/scripts/lib.sh"
 bt_need_pkgs jq libxml2-utils chromium python3-jsonschema python3-scipy
-# rendered pictures are kept here for a person to look at
+# rendered pictures are kept here for a person to look at (one directory
+# per build of the program: the plain and the ASan runs go side by side)
 art=$(cd "$here/.." && pwd)/build/artifacts
+case "$bin" in */asan/*) art=$art/asan ;; esac
 mkdir -p "$art"
 
 tmp=$(mktemp -d)
