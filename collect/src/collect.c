@@ -56,6 +56,9 @@ static struct ctx {
 	int consfd;		/* /dev/console in the initramfs, else -1 */
 	bool pid1;		/* the image's /init: never exit, power off */
 	bool verbose;
+	/* the initramfs: /proc/bootconfig, which with each array's set_event
+	 * names every event a boot can have changed (see dump_events) */
+	char *bootconfig;
 	int errors;
 } C = { .outfd = -1, .logfd = -1, .consfd = -1 };
 
@@ -397,7 +400,23 @@ static void dump_event(const char *evsrc, const char *evdst)
 	free(trig);
 }
 
-static void dump_events(const char *src, const char *dst)
+/* dump the event GROUP/EVENT of SRC into DST when one of its files changed */
+static void dump_if_changed(const char *src, const char *dst, const char *group,
+			    const char *event)
+{
+	char *evdir, *evdst;
+
+	if (asprintf(&evdir, "%s/events/%s/%s", src, group, event) < 0 ||
+	    asprintf(&evdst, "%s/events/%s/%s", dst, group, event) < 0)
+		die("out of memory");
+	if (event_changed(evdir))
+		dump_event(evdir, evdst);
+	free(evdir);
+	free(evdst);
+}
+
+/* every event of SRC: each group and event directory read */
+static void dump_all_events(const char *src, const char *dst)
 {
 	struct dirent **groups, **evs;
 	char *evroot = path_join(src, "events");
@@ -421,15 +440,9 @@ static void dump_events(const char *src, const char *dst)
 		}
 		for (int e = 0; e < ne; e++) {
 			const char *en = evs[e]->d_name;
-			char *evdir = path_join(gdir, en), *evdst;
 
-			if (en[0] != '.' && is_dir(gdir, evs[e]) && event_changed(evdir)) {
-				if (asprintf(&evdst, "%s/events/%s/%s", dst, gn, en) < 0)
-					die("out of memory");
-				dump_event(evdir, evdst);
-				free(evdst);
-			}
-			free(evdir);
+			if (en[0] != '.' && is_dir(gdir, evs[e]))
+				dump_if_changed(src, dst, gn, en);
 			free(evs[e]);
 		}
 		free(evs);
@@ -439,6 +452,119 @@ static void dump_events(const char *src, const char *dst)
 		free(groups[g]);
 	free(groups);
 	free(evroot);
+}
+
+/*
+ * conf_event - is LINE (a line of /proc/bootconfig) a setting of an event
+ * of the trace array INSTANCE (NULL: the top one), such as
+ * "ftrace.event.G.E.filter = ..." or "ftrace.instance.I.event.G.E.enable"?
+ * Then "G/E" is put in OUT (LEN bytes).
+ */
+bool conf_event(const char *line, const char *instance, char *out, size_t len)
+{
+	const char *p = line, *dot, *end;
+	size_t n;
+
+	if (strncmp(p, "ftrace.", 7))
+		return false;
+	p += 7;
+	if (instance) {
+		n = strlen(instance);
+		if (strncmp(p, "instance.", 9) || strncmp(p + 9, instance, n) ||
+		    p[9 + n] != '.')
+			return false;
+		p += 9 + n + 1;
+	}
+	if (strncmp(p, "event.", 6))
+		return false;
+	p += 6;
+	n = strcspn(p, " =\n");
+	dot = memchr(p, '.', n);
+	end = dot ? memchr(dot + 1, '.', n - (dot + 1 - p)) : NULL;
+	if (!end || (size_t)(end - p) >= len)
+		return false;
+	memcpy(out, p, end - p);
+	out[end - p] = '\0';
+	out[dot - p] = '\0';
+	if (!plain_name(out) || !plain_name(out + (dot + 1 - p)))
+		return false;
+	out[dot - p] = '/';
+	return true;
+}
+
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The events of SRC a boot can have changed, each read once: those its
+ * set_event lists (enabled, or soft-enabled by a trigger) and those
+ * C.bootconfig names for the array INSTANCE (a filter may be set on an
+ * event left disabled).  Nothing else touches the events before the
+ * initramfs runs, and reading every event's files costs ~0.1 s per array
+ * under TCG.
+ */
+static void dump_named_events(const char *src, const char *dst, const char *instance)
+{
+	char *path = path_join(src, "set_event"), *set = read_file(path, NULL);
+	char **names = NULL, buf[512], *line, *save = NULL;
+	size_t n = 0, cap = 0;
+
+	free(path);
+	for (int pass = 0; pass < 2; pass++) {
+		char *text = strdup(pass ? C.bootconfig : set ? set : "");
+
+		if (!text)
+			die("out of memory");
+		for (line = strtok_r(text, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			char *colon = strchr(line, ':');
+
+			if (pass) {
+				if (!conf_event(line, instance, buf, sizeof(buf)))
+					continue;
+			} else if (!colon || (size_t)snprintf(buf, sizeof(buf), "%.*s/%s",
+					(int)(colon - line), line, colon + 1) >= sizeof(buf)) {
+				continue;
+			}
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				names = realloc(names, cap * sizeof(*names));
+				if (!names)
+					die("out of memory");
+			}
+			names[n] = strdup(buf);
+			if (!names[n++])
+				die("out of memory");
+		}
+		free(text);
+	}
+	free(set);
+	if (n)
+		qsort(names, n, sizeof(*names), by_str);
+	for (size_t i = 0; i < n; i++) {
+		char *slash = strchr(names[i], '/');
+
+		if (i && !strcmp(names[i], names[i - 1]))
+			continue;
+		*slash = '\0';
+		if (plain_name(names[i]) && plain_name(slash + 1))
+			dump_if_changed(src, dst, names[i], slash + 1);
+		*slash = '/';
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* the changed events of the array SRC (INSTANCE, NULL: the top one) */
+static void dump_events(const char *src, const char *dst, const char *instance)
+{
+	if (C.bootconfig)
+		dump_named_events(src, dst, instance);
+	else
+		dump_all_events(src, dst);
 }
 
 /*
@@ -492,7 +618,8 @@ static void dump_array(const char *src, const char *dst)
 		return;
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		copy_to(src, files[i], dst);
-	dump_events(src, dst);
+	/* SRC is C.tracefs or C.tracefs/instances/NAME (each_instance) */
+	dump_events(src, dst, src == C.tracefs ? NULL : strrchr(src, '/') + 1);
 }
 
 /* the names of the instances, sorted; NULL-terminated */
@@ -835,24 +962,72 @@ out:
 }
 
 /*
+ * room_uncompressed - may trace.dat be written uncompressed?  BUFFERS_KB
+ * is the ring buffers' total size (every array), MEMINFO the text of
+ * /proc/meminfo.  Yes when the memory available holds the buffers twice
+ * over plus 16 MB (the event formats and symbols, ~2 MB uncompressed):
+ * the bundle is built in the memory of the machine it describes.
+ */
+bool room_uncompressed(unsigned long long buffers_kb, const char *meminfo)
+{
+	const char *m = meminfo;
+	unsigned long long avail;
+
+	if (m && strncmp(m, "MemAvailable:", 13)) {
+		m = strstr(m, "\nMemAvailable:");
+		m = m ? m + 1 : NULL;
+	}
+	if (!m || sscanf(m, "MemAvailable: %llu kB", &avail) != 1)
+		return false;
+	return avail > 2 * buffers_kb + 16 * 1024;
+}
+
+/* the ring buffers' total size in kB: the top array's and every instance's */
+static unsigned long long buffers_kb(char **names)
+{
+	unsigned long long total = 0;
+	char *p = path_join(C.tracefs, "buffer_total_size_kb"), *text;
+
+	for (char **n = names;; n++) {
+		text = read_file(p, NULL);
+		/* unknown: count it as too big to copy twice */
+		total += text ? strtoull(text, NULL, 10) : 1ULL << 30;
+		free(text);
+		free(p);
+		if (!*n)
+			break;
+		if (asprintf(&p, "%s/instances/%s/buffer_total_size_kb", C.tracefs, *n) < 0)
+			die("out of memory");
+	}
+	return total;
+}
+
+/*
  * trace.dat: `trace-cmd extract -k -a -t` (the one program run), started
  * here and waited for by extract_wait(), so that the tracefs state and
  * the system state are copied while it runs (2 CPUs: under TCG each takes
- * 0.3-0.4 s).  Returns its pid, or -1 when it could not be started.
+ * 0.3-0.4 s).  UNCOMPRESSED adds `--compression none`: under TCG, zstd
+ * over the formats and symbols costs ~0.1 s of the collection.  Returns
+ * its pid, or -1 when it could not be started.
  */
-static pid_t extract_start(const char *trace_cmd)
+static pid_t extract_start(const char *trace_cmd, bool uncompressed)
 {
 	char *outpath = path_join(C.out, "trace.dat");
 	pid_t pid;
 
-	say("extracting");
+	say(uncompressed ? "extracting (uncompressed)" : "extracting");
 	pid = fork();
 	if (pid < 0)
 		fail("cannot run %s: %s", trace_cmd, strerror(errno));
 	if (!pid) {
 		int fd = C.logfd >= 0 ? C.logfd : open("/dev/null", O_WRONLY);
 		char *argv[] = { (char *)trace_cmd, "extract", "-k", "-a", "-t",
-				 "-o", outpath, NULL };
+				 "-o", outpath, NULL, NULL, NULL };
+
+		if (uncompressed) {
+			argv[7] = "--compression";
+			argv[8] = "none";
+		}
 
 		/* -k: keep instances (3.1.6 deletes them otherwise) */
 		dup2(fd, 1);
@@ -1155,6 +1330,12 @@ int main(int argc, char **argv)
 			}
 		}
 		load_modules(cmdline);
+		/* what the boot configured: the events worth reading */
+		C.bootconfig = read_file("/proc/bootconfig", NULL);
+		if (!C.bootconfig)
+			C.bootconfig = strdup("");
+		if (!C.bootconfig)
+			die("out of memory");
 	} else {
 		if (!out)
 			die("no output directory given: use -o DIR (see --help)");
@@ -1178,10 +1359,17 @@ int main(int argc, char **argv)
 	if (!no_extract) {
 		char *top = path_join(C.tracefs, "trace");
 
-		if (access(top, F_OK))
+		if (access(top, F_OK)) {
 			fail("no tracefs at %s: nothing to extract", C.tracefs);
-		else
-			extractor = extract_start(trace_cmd);
+		} else {
+			/* uncompressed only for the harness's boots, and when
+			 * there is room: a live system's archive keeps it */
+			char *mem = initramfs ? read_file("/proc/meminfo", NULL) : NULL;
+
+			extractor = extract_start(trace_cmd, mem &&
+						  room_uncompressed(buffers_kb(names), mem));
+			free(mem);
+		}
 		free(top);
 	}
 	dump_tracefs(names);

@@ -18,6 +18,8 @@ char *read_file(const char *path, size_t *len);
 bool plain_name(const char *s);
 bool changed_text(const char *text);
 bool has_hist(const char *text);
+bool conf_event(const char *line, const char *instance, char *out, size_t len);
+bool room_uncompressed(unsigned long long buffers_kb, const char *meminfo);
 char *klog_text(const char *raw, size_t len, size_t *outlen);
 
 /* bundle.c */

@@ -51,6 +51,46 @@ static void t_has_hist(struct unit *u)
 	UNIT_EXPECT(u, !has_hist("enable_hist:sched:sched_switch\n"));
 }
 
+static void t_conf_event(struct unit *u)
+{
+	char b[64];
+
+	UNIT_EXPECT(u, conf_event("ftrace.event.task.task_newtask.filter = \"pid < 128\"",
+				  NULL, b, sizeof(b)) && !strcmp(b, "task/task_newtask"));
+	UNIT_EXPECT(u, conf_event("ftrace.event.kprobes.vfs_read.enable", NULL, b, sizeof(b)) &&
+		    !strcmp(b, "kprobes/vfs_read"));
+	UNIT_EXPECT(u, conf_event("ftrace.instance.foo.event.sched.sched_switch.enable = \"\"",
+				  "foo", b, sizeof(b)) && !strcmp(b, "sched/sched_switch"));
+	/* another array's event, or not an event's setting */
+	UNIT_EXPECT(u, !conf_event("ftrace.instance.foo.event.sched.sched_switch.enable",
+				   NULL, b, sizeof(b)));
+	UNIT_EXPECT(u, !conf_event("ftrace.instance.foo.event.a.b.enable", "fo", b, sizeof(b)));
+	UNIT_EXPECT(u, !conf_event("ftrace.event.task.task_newtask.filter", "foo", b, sizeof(b)));
+	UNIT_EXPECT(u, !conf_event("ftrace.event.task.enable = \"\"", NULL, b, sizeof(b)));
+	UNIT_EXPECT(u, !conf_event("ftrace.buffer_size = \"1MB\"", NULL, b, sizeof(b)));
+	UNIT_EXPECT(u, !conf_event("kernel.ftrace.event.a.b.c", NULL, b, sizeof(b)));
+	/* too long for OUT */
+	UNIT_EXPECT(u, !conf_event("ftrace.event.aaaa.bbbb.enable", NULL, b, 9));
+	UNIT_EXPECT(u, conf_event("ftrace.event.aaaa.bbbb.enable", NULL, b, 10));
+}
+
+static void t_room_uncompressed(struct unit *u)
+{
+	const char mem[] = "MemTotal:         500000 kB\nMemFree:          "
+			   "460000 kB\nMemAvailable:     450000 kB\n";
+
+	/* 2 x buffers + 16 MB (16384 kB) must be below MemAvailable */
+	UNIT_EXPECT(u, room_uncompressed(8448, mem));
+	UNIT_EXPECT(u, room_uncompressed(216807, mem));
+	UNIT_EXPECT(u, !room_uncompressed(216808, mem));
+	UNIT_EXPECT(u, !room_uncompressed(1ULL << 30, mem));
+	UNIT_EXPECT(u, room_uncompressed(0, "MemAvailable: 450000 kB\n"));
+	/* no MemAvailable line (or no meminfo): keep it compressed */
+	UNIT_EXPECT(u, !room_uncompressed(0, "MemTotal: 500000 kB\n"));
+	UNIT_EXPECT(u, !room_uncompressed(0, "MemAvailable: x kB\n"));
+	UNIT_EXPECT(u, !room_uncompressed(0, NULL));
+}
+
 static void t_klog(struct unit *u)
 {
 	const char raw[] = "<6>[    0.000000] Linux version 6.1\n<4>[    1.5] x <3> y\n"
@@ -234,7 +274,9 @@ int main(void)
 	if (!mkdtemp(tmpdir))
 		return 2;
 	rc = UNIT_RUN(UNIT_CASE(t_plain_name), UNIT_CASE(t_changed),
-		      UNIT_CASE(t_has_hist), UNIT_CASE(t_klog),
+		      UNIT_CASE(t_has_hist), UNIT_CASE(t_conf_event),
+		      UNIT_CASE(t_room_uncompressed),
+		      UNIT_CASE(t_klog),
 		      UNIT_CASE(t_tar_header), UNIT_CASE(t_tar_write),
 		      UNIT_CASE(t_tar_full), UNIT_CASE(t_meta_line),
 		      UNIT_CASE(t_add_metadata));
