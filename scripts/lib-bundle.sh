@@ -61,7 +61,7 @@ btb_finish_bundle()
 	local disk=$1 out=$2 bootdir=$3 verdict status='' msg='' errs=0 warnings=() w
 	local cmdline requested kvs dracut_v='' tc_v=''
 	local -A bi=() km=() cs=()
-	local -a f
+	local -a kept
 	shift 3
 
 	BTB_FINISH_ERROR=
@@ -73,10 +73,10 @@ btb_finish_bundle()
 		BTB_FINISH_ERROR="no bundle: the archive has no collect.status (collector did not finish)"
 		return 1
 	fi
-	f=("$bootdir/console.log")
-	[ ! -f "$bootdir/input.bconf" ] || f+=("$bootdir/input.bconf")
-	[ ! -f "$bootdir/input.bconf.list" ] || f+=("$bootdir/input.bconf.list")
-	cp "${f[@]}" "$out/"
+	kept=("$bootdir/console.log")
+	[ ! -f "$bootdir/input.bconf" ] || kept+=("$bootdir/input.bconf")
+	[ ! -f "$bootdir/input.bconf.list" ] || kept+=("$bootdir/input.bconf.list")
+	cp "${kept[@]}" "$out/"
 
 	# boot.info and the kernel build's metadata, read once (first value
 	# of each key)

@@ -67,19 +67,19 @@ bt_have_pkgs()
 # dpkg-query costs ~40 ms; a boot's stages would ask three times).
 bt_need_pkgs()
 {
-	local missing=() want=() p st v stamp
+	local missing=() pkgs_wanted=() p st v stamp
 
 	for p in "$@"; do
-		[[ " ${BT_PKGS_SEEN-} " == *" $p="* ]] || want+=("$p")
+		[[ " ${BT_PKGS_SEEN-} " == *" $p="* ]] || pkgs_wanted+=("$p")
 	done
-	[ ${#want[@]} -gt 0 ] || return 0
+	[ ${#pkgs_wanted[@]} -gt 0 ] || return 0
 	# one query for all (the common case: everything is installed)
 	while read -r p st v; do
 		[ "$st" != installed ] || BT_PKGS_SEEN+=" $p=$v"
 	done < <(dpkg-query -W -f='${Package} ${db:Status-Status} ${Version}\n' \
-		"${want[@]}" 2>/dev/null || true)
+		"${pkgs_wanted[@]}" 2>/dev/null || true)
 	export BT_PKGS_SEEN
-	for p in "${want[@]}"; do
+	for p in "${pkgs_wanted[@]}"; do
 		[[ " $BT_PKGS_SEEN " == *" $p="* ]] || missing+=("$p")
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
@@ -265,7 +265,7 @@ bt_tool()
 # programs it runs finds them without running make again.
 bt_tools_ready()
 {
-	local t stage var targets path
+	local t stage var make_targets path
 	local -A by_stage=()
 
 	for t in "$@"; do
@@ -273,9 +273,9 @@ bt_tools_ready()
 	done
 	for stage in "${!by_stage[@]}"; do
 		[ -f "$BT_TOP/$stage/Makefile" ] || continue
-		read -r -a targets <<<"${by_stage[$stage]}"
-		flock "$BT_TOP/$stage/Makefile" make -s -C "$BT_TOP/$stage" "${targets[@]}" >&2 ||
-			bt_die "building ${targets[*]} in $stage failed"
+		read -r -a make_targets <<<"${by_stage[$stage]}"
+		flock "$BT_TOP/$stage/Makefile" make -s -C "$BT_TOP/$stage" "${make_targets[@]}" >&2 ||
+			bt_die "building ${make_targets[*]} in $stage failed"
 	done
 	for t in "$@"; do
 		stage=${t%%/*}

@@ -25,8 +25,8 @@
 # every example booted and checked).
 # Each suite's own output is shown; the last line is "N passed, N failed"
 # counting suites.  The unit suite runs a stage's test programs side by
-# side, and the boot, analysis, lint and examples suites their test files,
-# BOOTTRACE_TEST_JOBS at a time (default: the number of CPUs); every boot
+# side, and the boot, series, analysis, lint and examples suites their test
+# files, BOOTTRACE_TEST_JOBS at a time (default: the number of CPUs); every boot
 # has its own timeout, which holds under that load.  Environment: DIFF_N
 # (configs for the diff suite), BOOTTRACE_TEST_JOBS.
 set -euo pipefail
@@ -98,9 +98,11 @@ prove_boots()
 		prove -v -j"$jobs" "$1"
 }
 suite_boot() { prove_boots tests/boot/; }
-# series and dracut: files share state (kernel builds in order, the
-# host's dracut installation), one at a time
-suite_series() { prove -v tests/kernel/; }
+# series: $jobs files at a time too; two files that need the same kernel
+# or series prefix wait for one build (kernel/build.sh and per-patch.sh
+# lock their cache entries, and compile one kernel at a time)
+suite_series() { prove -v -j"$jobs" tests/kernel/; }
+# dracut: the files share the host's dracut installation, one at a time
 suite_analysis() { prove_boots tests/analysis/; }
 suite_dracut() { prove -v tests/dracut/; }
 suite_lint() { prove_boots tests/lint/; }
