@@ -101,7 +101,8 @@ if [ -n "$print_base" ]; then
 	exit 0
 fi
 
-case "$out" in */*) outdir=${out%/*}; outdir=${outdir:-/} ;; *) outdir=. ;; esac
+outdir=
+bt_dirname outdir "$out"
 [ -d "$outdir" ] || bt_die "$outdir: no such directory (for -o $out)"
 tmp=$(mktemp "$outdir/.initrd.XXXXXX")
 trap 'rm -f "$tmp"' EXIT

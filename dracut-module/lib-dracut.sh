@@ -45,8 +45,11 @@ btb_collector()
 
 btb_dracut_version()
 {
-	dpkg-query -W -f='${Version}' dracut-core 2>/dev/null ||
-		dracut --version 2>/dev/null | head -n1
+	local v
+
+	v=$(bt_pkg_version dracut-core)
+	[ -n "$v" ] || v=$(dracut --version 2>/dev/null | head -n1)
+	printf '%s\n' "$v"
 }
 
 # The dracut command line of the collector image (BTB_FLAVOUR), without the

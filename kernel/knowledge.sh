@@ -75,9 +75,7 @@ if [ -z "$kernel" ]; then
 		bt_die "no kernel build for tree $tree yet: run 'boottrace kernel --tree $tree' first"
 	}
 fi
-if [ -f "$kernel" ]; then
-	case "$kernel" in */*) kernel=${kernel%/*} ;; *) kernel=. ;; esac
-fi
+[ ! -f "$kernel" ] || bt_dirname kernel "$kernel"
 kernel=$(cd "$kernel" 2>/dev/null && pwd) || bt_die "$kernel: no such directory"
 for f in System.map metadata bzImage; do
 	[ -f "$kernel/$f" ] || bt_die "$kernel: not a kernel build (no $f)"

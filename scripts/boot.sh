@@ -67,7 +67,7 @@ bundle.
 USAGE
 }
 
-conf='' bundle='' tree=6.1 kimage='' kver='' initrd='' use_bconf=1 append=''
+conf='' bundle='' parent='' tree=6.1 kimage='' kver='' initrd='' use_bconf=1 append=''
 repeat='' once=()
 nocache='' delivery=posthoc nolint='' knowledge='' dryrun='' flavour=''
 qopts=() quiet='' mem=512
@@ -144,10 +144,7 @@ if [ -z "$bundle" ]; then
 	bundle="$(bt_cache_dir)/bundles/${name%.bconf}"
 fi
 bundle=${bundle%/}
-case "$bundle" in
-*/*) parent=${bundle%/*}; parent=${parent:-/} ;;
-*) parent=. ;;
-esac
+bt_dirname parent "$bundle"
 [ -d "$parent" ] || bt_die "$parent: no such directory (for -o $bundle)"
 # --repeat N: N boots of the same options into BUNDLE.partial/1..N, then
 # BUNDLE is replaced (a failed or interrupted set leaves the old one)

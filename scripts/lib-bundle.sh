@@ -59,7 +59,7 @@ btb_unpack()
 btb_finish_bundle()
 {
 	local disk=$1 out=$2 bootdir=$3 verdict status='' msg='' errs=0 warnings=() w
-	local cmdline requested kvs dracut_v='' tc_v=''
+	local cmdline requested kvs
 	local -A bi=() km=() cs=()
 	local -a kept
 	shift 3
@@ -108,10 +108,6 @@ btb_finish_bundle()
 	[ "${errs:-0}" = 0 ] || warnings+=("collector reported $errs problem(s), see collect.log")
 	[ -s "$out/trace.dat" ] || warnings+=("no trace.dat in the bundle")
 
-	# the package versions boot.sh's check saw (bt_pkg_version)
-	dracut_v=$(bt_pkg_version dracut-core)
-	tc_v=$(bt_pkg_version trace-cmd)
-	[ -n "$dracut_v" ] || dracut_v=$(btb_dracut_version)
 	w=$(IFS='|'; echo "${warnings[*]-}")
 	kvs=(
 		"created=${bi[started]-}"
@@ -123,8 +119,8 @@ btb_finish_bundle()
 		"series_hash=${km[series_hash]-}"
 		"fragment_hash=${km[fragment_hash]-}"
 		"compiler=${km[compiler]-}"
-		"dracut=$dracut_v"
-		"trace_cmd=$tc_v"
+		"dracut=$(btb_dracut_version)"
+		"trace_cmd=$(bt_pkg_version trace-cmd)"
 		"${verdict[@]}"
 		"cmdline=$cmdline"
 		"accelerator=${bi[accelerator]-}"

@@ -5,6 +5,7 @@
 #
 #   bt_log MSG...            progress line on stderr ("boottrace: MSG")
 #   bt_die MSG...            error line on stderr, exit 1
+#   bt_dirname VAR PATH      VAR = dirname of PATH, without a process
 #   bt_cache_dir             print the cache root (created), see BOOTTRACE_CACHE
 #   bt_need_pkgs PKG...      install missing Debian packages (root: apt-get)
 #   bt_pkg_version PKG       installed version of PKG (empty: not installed)
@@ -18,6 +19,9 @@
 #                            while PID runs, show "WHAT: `FN ARGS` [Ns]" on
 #                            stderr (a terminal: one line refreshed at most
 #                            once a second; else a line per change or 30 s)
+#   bt_make_stage STAGE TARGET...
+#                            make in a checkout's stage, one make per stage
+#                            at a time
 #   bt_tool STAGE NAME       path of a compiled program (checkout or installed)
 #   bt_tools_ready STAGE/NAME...
 #                            make them once for this command and its children
@@ -40,6 +44,17 @@ bt_die()
 {
 	printf 'boottrace: error: %s\n' "$*" >&2
 	exit 1
+}
+
+# bt_dirname VAR PATH: VAR = the directory part of PATH, as dirname(1)
+# gives it for a path without a trailing slash; no process
+bt_dirname()
+{
+	# (no local: it would hide a caller's variable of the same name)
+	case "$2" in
+	*/*) printf -v "$1" '%s' "${2%/*}"; [ -n "${!1}" ] || printf -v "$1" / ;;
+	*) printf -v "$1" . ;;
+	esac
 }
 
 bt_cache_dir()
@@ -246,11 +261,7 @@ bt_tool()
 		return 0
 	fi
 	if [ -f "$BT_TOP/$stage/Makefile" ]; then
-		# one make at a time per stage: concurrent commands (prove -j)
-		# would otherwise write the same program at once, and one could
-		# run or hash it half-written
-		flock "$BT_TOP/$stage/Makefile" make -s -C "$BT_TOP/$stage" "build/$name" >&2 ||
-			bt_die "building $stage/build/$name failed"
+		bt_make_stage "$stage" "build/$name"
 		printf '%s\n' "$BT_TOP/$stage/build/$name"
 		return 0
 	fi
@@ -258,6 +269,19 @@ bt_tool()
 		bt_die "$BT_TOP is neither a checkout nor PREFIX/share/boottrace"
 	[ -x "$bindir/$name" ] || bt_die "$bindir/$name is missing (reinstall boottrace)"
 	printf '%s\n' "$bindir/$name"
+}
+
+# bt_make_stage STAGE TARGET...: make TARGETs in the checkout's stage
+# directory STAGE (make's output on stderr), one make at a time per stage:
+# concurrent commands (prove -j) would otherwise write the same program at
+# once, and one could run or hash it half-written.
+bt_make_stage()
+{
+	local stage=$1
+
+	shift
+	flock "$BT_TOP/$stage/Makefile" make -s -C "$BT_TOP/$stage" "$@" >&2 ||
+		bt_die "building $* in $stage failed"
 }
 
 # bt_tools_ready STAGE/NAME...: make these programs now (one make per
@@ -274,8 +298,7 @@ bt_tools_ready()
 	for stage in "${!by_stage[@]}"; do
 		[ -f "$BT_TOP/$stage/Makefile" ] || continue
 		read -r -a make_targets <<<"${by_stage[$stage]}"
-		flock "$BT_TOP/$stage/Makefile" make -s -C "$BT_TOP/$stage" "${make_targets[@]}" >&2 ||
-			bt_die "building ${make_targets[*]} in $stage failed"
+		bt_make_stage "$stage" "${make_targets[@]}"
 	done
 	for t in "$@"; do
 		stage=${t%%/*}
