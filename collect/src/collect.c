@@ -982,23 +982,30 @@ bool room_uncompressed(unsigned long long buffers_kb, const char *meminfo)
 	return avail > 2 * buffers_kb + 16 * 1024;
 }
 
+/* the ring buffer size of the trace array DIR in kB (unknown: too big) */
+static unsigned long long buffer_kb(const char *dir)
+{
+	char *p = path_join(dir, "buffer_total_size_kb"), *text = read_file(p, NULL);
+	unsigned long long kb = text ? strtoull(text, NULL, 10) : 1ULL << 30;
+
+	free(text);
+	free(p);
+	return kb;
+}
+
 /* the ring buffers' total size in kB: the top array's and every instance's */
 static unsigned long long buffers_kb(char **names)
 {
-	unsigned long long total = 0;
-	char *p = path_join(C.tracefs, "buffer_total_size_kb"), *text;
+	char *inst = path_join(C.tracefs, "instances");
+	unsigned long long total = buffer_kb(C.tracefs);
 
-	for (char **n = names;; n++) {
-		text = read_file(p, NULL);
-		/* unknown: count it as too big to copy twice */
-		total += text ? strtoull(text, NULL, 10) : 1ULL << 30;
-		free(text);
-		free(p);
-		if (!*n)
-			break;
-		if (asprintf(&p, "%s/instances/%s/buffer_total_size_kb", C.tracefs, *n) < 0)
-			die("out of memory");
+	for (char **n = names; *n; n++) {
+		char *d = path_join(inst, *n);
+
+		total += buffer_kb(d);
+		free(d);
 	}
+	free(inst);
 	return total;
 }
 
