@@ -34,30 +34,24 @@ reject()
 reject "a member with .." "$T_TMP/dotdot.tar"
 tar -cf "$T_TMP/abs.tar" -P "$T_TMP/victim" 2>/dev/null
 reject "an absolute member name" "$T_TMP/abs.tar"
-ln -s /etc/passwd "$src/link"
-tar -C "$src" -cf "$T_TMP/symlink.tar" .
-rm "$src/link"
-reject "a symlink" "$T_TMP/symlink.tar"
-ln "$src/collect.status" "$src/hard"
-tar -C "$src" -cf "$T_TMP/hard.tar" .
-rm "$src/hard"
-reject "a hard link" "$T_TMP/hard.tar"
-mkfifo "$src/fifo"
-tar -C "$src" -cf "$T_TMP/fifo.tar" .
-rm "$src/fifo"
-reject "a fifo" "$T_TMP/fifo.tar"
-touch "$src/$(printf 'new\nline')"
-tar -C "$src" -cf "$T_TMP/nl.tar" .
-rm "$src/new"*
-reject "a name with a newline" "$T_TMP/nl.tar"
-touch "$src/a -> b"
-tar -C "$src" -cf "$T_TMP/arrow.tar" .
-rm "$src/a -> b"
-reject "a name that reads like a symlink's listing" "$T_TMP/arrow.tar"
-touch "$src/two words"
-tar -C "$src" -cf "$T_TMP/space.tar" .
-rm "$src/two words"
-reject "a name with a blank" "$T_TMP/space.tar"
+# reject_member DESC NAME CMD...: `CMD... $src/NAME` adds the member NAME;
+# the archive of $src with it must be rejected
+reject_member()
+{
+	local desc=$1 name=$2 tarball=$T_TMP/member-$RANDOM.tar
+
+	shift 2
+	"$@" "$src/$name"
+	tar -C "$src" -cf "$tarball" .
+	rm -f "$src/$name"
+	reject "$desc" "$tarball"
+}
+reject_member "a symlink" link ln -s /etc/passwd
+reject_member "a hard link" hard ln "$src/collect.status"
+reject_member "a fifo" fifo mkfifo
+reject_member "a name with a newline" $'new\nline' touch
+reject_member "a name that reads like a symlink's listing" 'a -> b' touch
+reject_member "a name with a blank" 'two words' touch
 head -c 4096 /dev/zero >"$T_TMP/zero.img"
 reject "an empty disk" "$T_TMP/zero.img"
 t_is "$(ls -A "$T_TMP/victim")" "" "nothing was written outside the targets"
