@@ -128,7 +128,7 @@ k_qemu_bare()
 	timeout -k 5 "$secs" qemu-system-x86_64 -accel tcg -cpu max,la57=off \
 		-machine pc -smp 2 -m 512 -nodefaults -display none -no-reboot \
 		-serial "file:$log" -kernel "$bz" ${initrd:+-initrd "$initrd"} \
-		-append "console=ttyS0 panic=-1 no_timer_check $cmdline" >/dev/null 2>&1
+		-append "console=ttyS0 panic=-1 no_timer_check printk.devkmsg=on $cmdline" >/dev/null 2>&1
 }
 
 # k_kasan_kernel TREE [IMAGE]: K_KASAN_BZ = IMAGE when given and not empty,
@@ -148,8 +148,8 @@ k_kasan_kernel()
 }
 
 # k_mod_initrd BZIMAGE OUT CONF [FILE...]: an uncompressed cpio with the
-# trace-events sample module of BZIMAGE's build (and FILEs, files or
-# directories) in /boottrace/, dracut's (zstd) base image $K_BASE, then
+# trace-events sample module of BZIMAGE's build, tests/kernel/guest-lib.sh
+# (and FILEs, files or directories) in /boottrace/, dracut's (zstd) base image $K_BASE, then
 # CONF as bootconfig trailer.  The cpio goes first: the kernel cannot find
 # an archive that follows a zstd one.  Its own top directory: a cpio `lib` directory would
 # shadow the image's /lib -> usr/lib symlink.
@@ -161,7 +161,7 @@ k_mod_initrd()
 	[ -f "$ko" ] || { echo "Bail out! no $ko (kernel/build.sh builds it with CONFIG_SAMPLE_TRACE_EVENTS=m)"; exit 1; }
 	rd=$(mktemp -d "$T_TMP/modroot.XXXXXX")
 	mkdir -p "$rd/boottrace"
-	cp -r "$ko" "$@" "$rd/boottrace/"
+	cp -r "$ko" "$BT_TOP/tests/kernel/guest-lib.sh" "$@" "$rd/boottrace/"
 	(cd "$rd" && find boottrace | cpio --quiet -o -H newc) >"$rd.cpio"
 	cat "$rd.cpio" "$K_BASE" >"$out"
 	size=$(($(stat -c %s "$out") + $(stat -c %s "$conf") + 1 + 20))

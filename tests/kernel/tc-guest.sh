@@ -14,16 +14,17 @@ set -uo pipefail
 # /boottrace/bin: grep, wc and sort, which the image does not have
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin:/boottrace/bin
 
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t tracefs nodev /sys/kernel/tracing
+GUEST_TAG=BTTC
+# shellcheck source=tests/kernel/guest-lib.sh
+. /boottrace/guest-lib.sh
+guest_mounts /sys/kernel/tracing
 mkdir -p /tmp
 
 export TRACING=/sys/kernel/tracing TC_DIR=/boottrace/tc
 export KO=/boottrace/trace-events-sample.ko MOD=trace_events_sample
 
-echo "BTTC: early-load $(cat /early-load/status 2>/dev/null || echo none)"
-sed 's/^/BTTC: early-load-err /' /early-load/insmod.err 2>/dev/null
+say "early-load $(cat /early-load/status 2>/dev/null || echo none)"
+[ -f /early-load/insmod.err ] && say_lines early-load-err /early-load/insmod.err
 
 for tc in "$TC_DIR"/*.tc; do
 	name=${tc##*/}
@@ -34,17 +35,17 @@ for tc in "$TC_DIR"/*.tc; do
 		[ -e "$TRACING/$f" ] || missing+=" $f"
 	done
 	if [ -n "$missing" ]; then
-		echo "BTTC: unsupported $name (no$missing)"
+		say "unsupported $name (no$missing)"
 		continue
 	fi
 	(cd "$TRACING" && bash -e -c '. "$TC_DIR/functions"; . "$1"' tc "$tc") \
 		>"/tmp/$name.log" 2>&1
 	rc=$?
-	sed "s/^/BTTC: log $name: /" "/tmp/$name.log"
+	say_lines "log $name:" "/tmp/$name.log"
 	case $rc in
-	0) echo "BTTC: ok $name" ;;
-	4) echo "BTTC: unsupported $name" ;;
-	*) echo "BTTC: not ok $name (exit $rc)" ;;
+	0) say "ok $name" ;;
+	4) say "unsupported $name" ;;
+	*) say "not ok $name (exit $rc)" ;;
 	esac
 done
-echo "BTTC: done"
+say "done"

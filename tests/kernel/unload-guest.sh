@@ -15,10 +15,9 @@ EV=$T/events/sample-trace
 KO=/boottrace/trace-events-sample.ko
 MOD=trace_events_sample
 
-say()
-{
-	echo "BT65: $*"
-}
+GUEST_TAG=BT65
+# shellcheck source=tests/kernel/guest-lib.sh
+. /boottrace/guest-lib.sh
 
 # show KEY FILE: each line of FILE that is not a comment, as KEY LINE
 show()
@@ -44,9 +43,7 @@ add_trigger()
 	fi
 }
 
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t tracefs nodev "$T"
+guest_mounts "$T"
 
 # count ERE FILE: lines of FILE matching ERE (no grep in the image)
 count()
