@@ -192,11 +192,13 @@ bt_hash()
 
 # bt_kbuild_env CACHE: the environment of every kernel build: ccache in
 # CACHE/ccache, with paths below CACHE hashed relative to the build
-# directory (so a build in a fresh directory hits the same entries), and
-# a fixed build user and host.
+# directory (so a build in a fresh directory hits the same entries; with
+# -g, as in Debian's config, ccache would also hash that directory unless
+# told not to, and a stopped build would start again from nothing), and a
+# fixed build user and host.
 bt_kbuild_env()
 {
-	export CCACHE_DIR="$1/ccache" CCACHE_BASEDIR="$1"
+	export CCACHE_DIR="$1/ccache" CCACHE_BASEDIR="$1" CCACHE_NOHASHDIR=1
 	export KBUILD_BUILD_USER=boottrace KBUILD_BUILD_HOST=boottrace
 }
 
