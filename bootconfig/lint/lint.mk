@@ -9,29 +9,45 @@ LINT_SRC	:= $(sort $(filter-out lint/main.c,$(wildcard lint/*.c)))
 LINT_HDR	:= $(wildcard lint/*.h)
 LINT_CFLAGS	= $(ALL_CFLAGS) -Ilib -Ilint
 LINT_TESTS	:= $(sort $(wildcard lint/tests/test_*.c))
+# compiled once per build, like the library's OBJ and OBJ_ASAN
+LINT_OBJ	:= $(patsubst lint/%.c,$(B)/lint-obj/%.o,$(LINT_SRC))
+LINT_OBJ_ASAN	:= $(patsubst lint/%.c,$(B)/lint-obj-asan/%.o,$(LINT_SRC))
 
 all: $(B)/boottrace-lint
 
-$(B)/boottrace-lint: lint/main.c $(LINT_SRC) $(LINT_HDR) $(B)/libbootconfig.a
-	$(CC) $(LINT_CFLAGS) $(LDFLAGS) -o $@ lint/main.c $(LINT_SRC) $(B)/libbootconfig.a
-
-$(B)/asan/boottrace-lint: lint/main.c $(LINT_SRC) $(LINT_HDR) $(LIB_SRC) $(LIB_HDR)
+$(B)/lint-obj/%.o: lint/%.c $(LINT_HDR) $(LIB_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(LINT_CFLAGS) $(SAN) -o $@ lint/main.c $(LINT_SRC) $(LIB_SRC)
+	$(CC) $(LINT_CFLAGS) -c -o $@ $<
 
-$(B)/lint-tests/%: lint/tests/%.c tests/unit.h $(LINT_SRC) $(LINT_HDR) $(LIB_SRC) $(LIB_HDR)
+$(B)/lint-obj-asan/%.o: lint/%.c $(LINT_HDR) $(LIB_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(LINT_CFLAGS) -Itests -o $@ $< $(LINT_SRC) $(LIB_SRC)
+	$(CC) $(LINT_CFLAGS) $(SAN) -c -o $@ $<
 
-$(B)/lint-asan/%: lint/tests/%.c tests/unit.h $(LINT_SRC) $(LINT_HDR) $(LIB_SRC) $(LIB_HDR)
+$(B)/boottrace-lint: lint/main.c $(LINT_OBJ) $(LINT_HDR) $(B)/libbootconfig.a
+	$(CC) $(LINT_CFLAGS) $(LDFLAGS) -o $@ lint/main.c $(LINT_OBJ) $(B)/libbootconfig.a
+
+$(B)/asan/boottrace-lint: lint/main.c $(LINT_OBJ_ASAN) $(OBJ_ASAN) $(LINT_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(LINT_CFLAGS) $(SAN) -Itests -o $@ $< $(LINT_SRC) $(LIB_SRC)
+	$(CC) $(LINT_CFLAGS) $(SAN) -o $@ lint/main.c $(LINT_OBJ_ASAN) $(OBJ_ASAN)
+
+$(B)/lint-tests/%: lint/tests/%.c tests/unit.h $(LINT_OBJ) $(OBJ) $(LINT_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(LINT_CFLAGS) -Itests -o $@ $< $(LINT_OBJ) $(OBJ)
+
+$(B)/lint-asan/%: lint/tests/%.c tests/unit.h $(LINT_OBJ_ASAN) $(OBJ_ASAN) $(LINT_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(LINT_CFLAGS) $(SAN) -Itests -o $@ $< $(LINT_OBJ_ASAN) $(OBJ_ASAN)
 
 LINT_TEST_BIN	:= $(patsubst lint/tests/%.c,$(B)/lint-tests/%,$(LINT_TESTS)) \
 		   $(patsubst lint/tests/%.c,$(B)/lint-asan/%,$(LINT_TESTS))
 
-lint-check: $(LINT_TEST_BIN) $(B)/boottrace-lint $(B)/asan/boottrace-lint
-	@set -e; for t in $(LINT_TEST_BIN); do echo "== $$t"; ./$$t; done
+# run/PROGRAM, as the library's tests (the Makefile's RUN_TESTS)
+LINT_RUN	:= $(addprefix run/,$(LINT_TEST_BIN))
+
+lint-check: $(LINT_RUN) $(B)/boottrace-lint $(B)/asan/boottrace-lint
+
+$(LINT_RUN): run/%: %
+	@echo "== $<"; ./$<
 
 check: lint-check
 
@@ -45,7 +61,7 @@ lint-install: $(B)/boottrace-lint
 lint-uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/boottrace-lint $(DESTDIR)$(MANDIR)/man1/boottrace-lint.1
 
-.PHONY: lint-check lint-install lint-uninstall
+.PHONY: lint-check lint-install lint-uninstall $(LINT_RUN)
 
 # lint-fuzz: a short libFuzzer run of the lint (FUZZ_SECONDS), seeded with
 # the examples and the rule cases; LINT_FUZZ_KNOWLEDGE=DIR adds the
