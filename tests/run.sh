@@ -23,8 +23,9 @@
 # broken config per rule, the clean examples, a boot proving findings
 # right, the dracut hook), examples (the coverage table against the tree,
 # every example booted and checked).
-# Each suite's own output is shown; the last line is "N passed, N failed"
-# counting suites.  The unit suite runs a stage's test programs side by
+# Each suite's own output is shown, then its wall and CPU seconds (the CPU
+# of every process it started and waited for, QEMU's included); the last
+# line is "N passed, N failed" counting suites.  The unit suite runs a stage's test programs side by
 # side, and the boot, analysis, lint and examples suites their test files,
 # BOOTTRACE_TEST_JOBS at a time (default: the number of CPUs); every boot
 # has its own timeout, which holds under that load.  Environment: DIFF_N
@@ -110,6 +111,24 @@ suite_dracut() { prove -v tests/dracut/; }
 suite_lint() { prove_boots tests/lint/; }
 suite_examples() { prove_boots tests/examples/; }
 
+# cpu_ms: cpu = milliseconds of CPU (user + system) used so far by the finished
+# processes this script started (bash's `times`, second line; run in this
+# shell, not a subshell, whose children are its own)
+cpu_file=$(mktemp)
+trap 'rm -f "$cpu_file"' EXIT
+cpu_ms()
+{
+	local line ms=0 re='([0-9]+)m([0-9]+)\.([0-9]{3})s'
+
+	times >"$cpu_file"
+	{ read -r line; read -r line; } <"$cpu_file"
+	while [[ $line =~ $re ]]; do
+		ms=$((ms + BASH_REMATCH[1] * 60000 + 10#${BASH_REMATCH[2]} * 1000 + 10#${BASH_REMATCH[3]}))
+		line=${line#*"${BASH_REMATCH[0]}"}
+	done
+	cpu=$ms
+}
+
 [ $# -gt 0 ] || set -- "${all[@]}"
 passed=0
 failed=0
@@ -118,15 +137,21 @@ for s in "$@"; do
 	declare -F "suite_$s" >/dev/null || { echo "unknown suite '$s'" >&2; exit 2; }
 	echo "==== suite $s"
 	start=$SECONDS
+	cpu_ms
+	cpu0=$cpu
 	if "suite_$s"; then
-		echo "==== suite $s: PASS ($((SECONDS - start)) s)"
+		result=PASS
 		passed=$((passed + 1))
 	else
-		echo "==== suite $s: FAIL ($((SECONDS - start)) s)"
+		result=FAIL
 		failed=$((failed + 1))
 		failures+=("$s")
 	fi
+	cpu_ms
+	echo "==== suite $s: $result ($((SECONDS - start)) s, CPU $(((cpu - cpu0 + 500) / 1000)) s)"
 done
+cpu_ms
+echo "==== all suites: $SECONDS s, CPU $(((cpu + 500) / 1000)) s on $(nproc) CPUs"
 [ $failed -eq 0 ] || echo "failed suites: ${failures[*]}"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
