@@ -64,8 +64,8 @@ suite_shell()
 		while read -r f; do
 			[ -f "$f" ] && head -1 "$f" | grep -q '^#!.*\(ba\)\?sh' && echo "$f"
 		done)
-	echo "shellcheck: ${#files[@]} scripts"
-	shellcheck "${files[@]}"
+	echo "shellcheck: ${#files[@]} scripts, 8 per run, $jobs runs at a time"
+	printf '%s\0' "${files[@]}" | xargs -0 -n 8 -P "$jobs" shellcheck
 }
 suite_install() { tests/install/run.sh; }
 # package keeps its .debs where the system suite looks for them
