@@ -113,7 +113,8 @@ suite_boot() { prove_boots tests/boot/; }
 # entries) took 357 s instead of 526 s, but the 6.1 KASAN+UBSAN kernel
 # then oopsed once in io_apic_modify_irq 12 ms into a boot on the loaded
 # host (a `pc` boot of tests/kernel/15-sanitize.t); the sanitizer boots
-# are only trusted with the host to themselves.
+# are only trusted with the host to themselves.  Inside a file, plain
+# kernels may boot side by side (05-per-patch.t's prefixes).
 suite_series() { prove -v tests/kernel/; }
 # dracut: the files share the host's dracut installation, one at a time
 suite_analysis() { prove_boots tests/analysis/; }
