@@ -34,6 +34,21 @@ all:
 deps:
 	scripts/deps.sh all
 
+# The unit suite (tests/run.sh unit): the stages' checks under one pool of
+# jobs (make -jN), so that the programs of one stage run beside the long
+# fixture runs of another; trace-analysis's first (its ASan run of
+# tests/cli.sh is the longest).  The library the other two link is built
+# before them.
+UNIT_CHECKS := $(addprefix unit-check/,trace-analysis bootconfig collect)
+
+unit-check: $(UNIT_CHECKS)
+
+$(UNIT_CHECKS): unit-check/%: unit-lib
+	+$(MAKE) -C $* check
+
+unit-lib:
+	+$(MAKE) -C bootconfig build/libbootconfig.a
+
 check: deps
 	@echo "boottrace: building"
 	$(MAKE) all
@@ -109,4 +124,5 @@ clean:
 	$(MAKE) -C trace-analysis clean
 	$(MAKE) -C collect clean
 
-.PHONY: all deps check demo kernel install uninstall fuzz fuzz-diff bench clean
+.PHONY: all deps check demo kernel install uninstall fuzz fuzz-diff bench clean \
+	unit-check unit-lib $(UNIT_CHECKS)
