@@ -25,11 +25,12 @@
 # every example booted and checked).
 # Each suite's own output is shown, then its wall and CPU seconds (the CPU
 # of every process it started and waited for, QEMU's included); the last
-# line is "N passed, N failed" counting suites.  The unit suite runs a stage's test programs side by
-# side, and the boot, analysis, lint and examples suites their test files,
-# BOOTTRACE_TEST_JOBS at a time (default: the number of CPUs); every boot
-# has its own timeout, which holds under that load.  Environment: DIFF_N
-# (configs for the diff suite), BOOTTRACE_TEST_JOBS.
+# line is "N passed, N failed" counting suites.  The unit suite runs the
+# stages' test programs side by side, and the boot, analysis, lint and
+# examples suites their test files, BOOTTRACE_TEST_JOBS at a time
+# (default: the number of CPUs); every boot has its own timeout, which
+# holds under that load.  Environment: DIFF_N (configs for the diff
+# suite), BOOTTRACE_TEST_JOBS.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)

@@ -149,8 +149,8 @@ k_kasan_kernel()
 
 # k_mod_initrd BZIMAGE OUT CONF [FILE...]: an uncompressed cpio with the
 # trace-events sample module of BZIMAGE's build, tests/kernel/guest-lib.sh
-# (and FILEs, files or directories) in /boottrace/, dracut's (zstd) base image $K_BASE, then
-# CONF as bootconfig trailer.  The cpio goes first: the kernel cannot find
+# (and FILEs, files or directories) in /boottrace/, dracut's (zstd) base
+# image $K_BASE, then CONF as bootconfig trailer.  The cpio goes first: the kernel cannot find
 # an archive that follows a zstd one.  Its own top directory: a cpio `lib` directory would
 # shadow the image's /lib -> usr/lib symlink.
 k_mod_initrd()
