@@ -27,9 +27,9 @@
 # of every process it started and waited for, QEMU's included); the last
 # line is "N passed, N failed" counting suites.  The unit suite runs the
 # stages' test programs side by side, and the boot, analysis, lint and
-# examples suites their test files, BOOTTRACE_TEST_JOBS at a time
-# (default: the number of CPUs); every boot has its own timeout, which
-# holds under that load.  Environment: DIFF_N (configs for the diff
+# examples suites their test files (the series suite those that boot no
+# sanitizer kernel), BOOTTRACE_TEST_JOBS at a time (default: the number of
+# CPUs); every boot has its own timeout, which holds under that load.  Environment: DIFF_N (configs for the diff
 # suite), BOOTTRACE_TEST_JOBS.
 set -euo pipefail
 
@@ -96,21 +96,36 @@ suite_kernel()
 	rm -rf "$out"
 	return $rc
 }
-# prove_boots DIR: the TAP files of DIR, $jobs at a time (the tools they
+# prove_boots FILE|DIR...: those TAP files, $jobs at a time (the tools they
 # build first, so that concurrent files find them up to date)
 prove_boots()
 {
 	make -s -C bootconfig all && make -s -C trace-analysis all &&
-		prove -v -j"$jobs" "$1"
+		prove -v -j"$jobs" "$@"
 }
 suite_boot() { prove_boots tests/boot/; }
-# series: one file at a time.  Two at a time (the caches lock their
-# entries) took 357 s instead of 526 s, but the 6.1 KASAN+UBSAN kernel
-# then oopsed once in io_apic_modify_irq 12 ms into a boot on the loaded
-# host (a `pc` boot of tests/kernel/15-sanitize.t); the sanitizer boots
-# are only trusted with the host to themselves.  Inside a file, plain
-# kernels may boot side by side (05-per-patch.t's prefixes).
-suite_series() { prove -v tests/kernel/; }
+# series: the files that boot plain kernels $jobs at a time, then the
+# files marked "# alone:" one at a time.  Those boot the KASAN+UBSAN
+# kernel: with them two at a time too, the 6.1 sanitizer kernel oopsed
+# once in io_apic_modify_irq 12 ms into a boot on the loaded host (a `pc`
+# boot of tests/kernel/15-sanitize.t), so the sanitizer boots are only
+# trusted with the host to themselves.  Inside a file, plain kernels may
+# boot side by side (05-per-patch.t's prefixes).
+suite_series()
+{
+	local f rc=0 plain=() alone=()
+
+	for f in tests/kernel/*.t; do
+		if grep -q '^# alone:' "$f"; then
+			alone+=("$f")
+		else
+			plain+=("$f")
+		fi
+	done
+	prove_boots "${plain[@]}" || rc=1
+	prove -v "${alone[@]}" || rc=1
+	return $rc
+}
 # dracut: the files share the host's dracut installation, one at a time
 suite_analysis() { prove_boots tests/analysis/; }
 suite_dracut() { prove -v tests/dracut/; }

@@ -13,6 +13,7 @@
 # wild-memory-access in __common_interrupt during arch_cpu_finalize_init
 # in about 1 of 8 boots, with or without any bootconfig (reproduced with an
 # empty cpio); it never did in 10 boots with 4-level paging.  7 boots.
+# alone: boots the sanitizer kernel (tests/run.sh, suite_series)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 

@@ -16,6 +16,7 @@
 # boot_status and error_log; 20 unload/load cycles with boot_status the
 # same size after cycle 1 and 20; triggers gone on unload), no warning,
 # oops or sanitizer report.  K_KASAN_KERNEL=BZIMAGE boots another image.
+# alone: boots the sanitizer kernel (tests/run.sh, suite_series)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 

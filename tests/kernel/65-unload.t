@@ -17,6 +17,7 @@
 # sanitizer report.  2 boots: the main kernel, and the KASAN+UBSAN
 # kernel of 15-sanitize.t/70-kunit.t (it runs no collector, so this
 # needs no disk).  K_KERNEL / K_KASAN_KERNEL=BZIMAGE boot other images.
+# alone: boots the sanitizer kernel (tests/run.sh, suite_series)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 

@@ -9,6 +9,7 @@
 # ends in the "Unable to mount root fs" panic.  Every case must pass (no
 # skip), the suite must have its 12 cases, and KASAN/UBSAN must stay
 # quiet (4-level paging: see 15-sanitize.t).  1 boot.
+# alone: boots the sanitizer kernel (tests/run.sh, suite_series)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
