@@ -161,21 +161,30 @@ k_kasan_kernel()
 
 # k_mod_initrd BZIMAGE OUT CONF [FILE...]: an uncompressed cpio with the
 # trace-events sample module of BZIMAGE's build, tests/kernel/guest-lib.sh
-# (and FILEs, files or directories) in /boottrace/, dracut's (zstd) base
-# image $K_BASE, then CONF as bootconfig trailer.  The cpio goes first: the kernel cannot find
-# an archive that follows a zstd one.  Its own top directory: a cpio `lib` directory would
-# shadow the image's /lib -> usr/lib symlink.
+# (and FILEs, files or directories) in /boottrace/, dracut's base image
+# $K_BASE uncompressed, then CONF as bootconfig trailer.  Its own top
+# directory: a cpio `lib` directory would shadow the image's /lib ->
+# usr/lib symlink.  Uncompressed: the sanitizer kernel's instrumented zstd
+# took 8.2 s under TCG to unpack the systemd image (11 MB, 29 MB
+# unpacked).
 k_mod_initrd()
 {
 	local ko=${1%/*}/modules/trace-events-sample.ko out=$2 conf=$3 rd size
 	shift 3
 
 	[ -f "$ko" ] || { echo "Bail out! no $ko (kernel/build.sh builds it with CONFIG_SAMPLE_TRACE_EVENTS=m)"; exit 1; }
+	if [ ! -f "$T_TMP/base.cpio" ]; then
+		if [ "$(head -c4 "$K_BASE" | od -An -tx1 | tr -d ' \n')" = 28b52ffd ]; then
+			zstd -q -d -c "$K_BASE" >"$T_TMP/base.cpio"
+		else
+			cp "$K_BASE" "$T_TMP/base.cpio"
+		fi || { echo "Bail out! cannot unpack $K_BASE"; exit 1; }
+	fi
 	rd=$(mktemp -d "$T_TMP/modroot.XXXXXX")
 	mkdir -p "$rd/boottrace"
 	cp -r "$ko" "$BT_TOP/tests/kernel/guest-lib.sh" "$@" "$rd/boottrace/"
 	(cd "$rd" && find boottrace | cpio --quiet -o -H newc) >"$rd.cpio"
-	cat "$rd.cpio" "$K_BASE" >"$out"
+	cat "$rd.cpio" "$T_TMP/base.cpio" >"$out"
 	size=$(($(stat -c %s "$out") + $(stat -c %s "$conf") + 1 + 20))
 	k_trailer "$conf" "$out" $(((4 - size % 4) % 4))
 }
