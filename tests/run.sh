@@ -29,8 +29,8 @@
 # stages' test programs side by side, and the boot, analysis, lint and
 # examples suites their test files (the series suite those that boot no
 # sanitizer kernel), BOOTTRACE_TEST_JOBS at a time (default: the number of
-# CPUs); every boot has its own timeout, which holds under that load.  Environment: DIFF_N (configs for the diff
-# suite), BOOTTRACE_TEST_JOBS.
+# CPUs); every boot has its own timeout, which holds under that load.
+# Environment: DIFF_N (configs for the diff suite), BOOTTRACE_TEST_JOBS.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
