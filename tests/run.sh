@@ -123,7 +123,7 @@ suite_series()
 		fi
 	done
 	prove_boots "${plain[@]}" || rc=1
-	prove -v "${alone[@]}" || rc=1
+	[ ${#alone[@]} -eq 0 ] || prove -v "${alone[@]}" || rc=1
 	return $rc
 }
 # dracut: the files share the host's dracut installation, one at a time
