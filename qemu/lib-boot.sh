@@ -122,6 +122,9 @@ btb_bundle_meta()
 # (no PCI bus to probe, qboot instead of SeaBIOS; the kernel needs
 # virtio-mmio, which the test kernels have): see docs/boot-loop.md.
 BTB_DEFAULT_MACHINE=${BOOTTRACE_MACHINE:-microvm}
+# microvm's -machine value: ACPI on, so that the guest's power-off ends
+# QEMU; no option ROMs (also booted by tests/kernel/lib.sh, k_qemu_bare)
+BTB_MICROVM=microvm,acpi=on,x-option-roms=off
 
 # The options of `boottrace qemu` that `boottrace boot` passes on as they
 # are: OPTION VARIABLE (VARIABLE empty: a flag).  qemu/qemu.sh parses with

@@ -134,7 +134,7 @@ fi
 # on so that the guest's power-off ends QEMU.
 qdisk=()
 if [ "$machine" = microvm ]; then
-	qmachine=(-machine 'microvm,acpi=on,x-option-roms=off')
+	qmachine=(-machine "$BTB_MICROVM")
 	[ -z "$disk" ] || qdisk=(-drive "file=$disk,format=raw,if=none,id=out,cache=unsafe"
 		-device 'virtio-blk-device,drive=out')
 else

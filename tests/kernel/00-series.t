@@ -6,8 +6,6 @@
 # `git am` on a git-initialised copy of the files it touches.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib.sh
-. "$BT_TOP/scripts/lib.sh"
 
 apply_patch()
 {

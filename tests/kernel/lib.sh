@@ -36,6 +36,11 @@
 
 # shellcheck source=../boot/tap.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../boot/tap.sh"
+# the boot loop's machine and the host's TSC rate (k_qemu_bare)
+# shellcheck source=../../scripts/lib.sh
+. "$BT_TOP/scripts/lib.sh"
+# shellcheck source=../../qemu/lib-boot.sh
+. "$BT_TOP/qemu/lib-boot.sh"
 
 # The series of TREE: DIR/series-TREE when it exists, else DIR/series,
 # with DIR = $K_SERIES_DIR (a staging copy with its own patches/, to test
@@ -127,21 +132,16 @@ k_trailer()
 # sometimes reports a wild access in __common_interrupt.
 k_qemu_bare()
 {
-	local secs=$1 bz=$2 log=$3 cmdline=$4 initrd=${5:-} base
+	local secs=$1 bz=$2 log=$3 cmdline=$4 initrd=${5:-} khz args
 
-	if [ -z "${K_TSC_KHZ:-}" ]; then
-		# shellcheck source=../../qemu/lib-boot.sh disable=SC1091
-		K_TSC_KHZ=$(. "$BT_TOP/scripts/lib.sh" && . "$BT_TOP/qemu/lib-boot.sh" &&
-			btb_host_tsc_khz) || K_TSC_KHZ=
-		[ -n "$K_TSC_KHZ" ] ||
-			{ echo "Bail out! no host TSC rate (qemu/lib-boot.sh)"; exit 1; }
-	fi
-	base="console=ttyS0 panic=-1 no_timer_check printk.devkmsg=on"
+	khz=$(btb_host_tsc_khz) || khz=
+	[ -n "$khz" ] || { echo "Bail out! no host TSC rate (qemu/lib-boot.sh)"; exit 1; }
+	args="console=ttyS0 panic=-1 no_timer_check printk.devkmsg=on tsc_early_khz=$khz"
 	timeout -k 5 "$secs" qemu-system-x86_64 -accel tcg -cpu max,la57=off \
-		-machine microvm,acpi=on,x-option-roms=off -smp 2 -m 512 \
+		-machine "$BTB_MICROVM" -smp 2 -m 512 \
 		-nodefaults -display none -no-reboot \
 		-serial "file:$log" -kernel "$bz" ${initrd:+-initrd "$initrd"} \
-		-append "$base tsc_early_khz=$K_TSC_KHZ $cmdline" >/dev/null 2>&1
+		-append "$args $cmdline" >/dev/null 2>&1
 }
 
 # k_kasan_kernel TREE [IMAGE]: K_KASAN_BZ = IMAGE when given and not empty,
