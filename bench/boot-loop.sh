@@ -93,7 +93,7 @@ for f in "${flows[@]}"; do
 done
 # legacy is the systemd image wherever boottrace initrd has flavours
 if [ -z "$legacy_opts" ] &&
-	"$BT_TOP/dracut-module/initrd.sh" --help 2>/dev/null | grep -q -- '--flavour'; then
+	grep -q -- '--flavour' < <("$BT_TOP/dracut-module/initrd.sh" --help 2>/dev/null); then
 	legacy_opts="--flavour systemd"
 fi
 read -r -a lopts <<<"$legacy_opts"

@@ -154,7 +154,7 @@ module_events()
 			awk -v s="$sysv" '$NF == s { print $(NF - 2), $1 }') || continue
 		tmp=$(mktemp "$work/ko.XXXXXX")
 		objcopy -O binary --only-section="$sec" "$ko" "$tmp" 2>/dev/null || continue
-		group=$(tail -c +$((16#$off + 1)) "$tmp" | tr '\0' '\n' | head -n1)
+		group=$(tail -c +$((16#$off + 1)) "$tmp" | tr '\0' '\n' | sed -n 1p)
 		rm -f "$tmp"
 		[[ $group =~ ^[A-Za-z0-9_-]+$ ]] || continue
 		nm "$ko" | awk -v g="$group" -v m="$name" '

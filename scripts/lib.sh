@@ -105,7 +105,7 @@ bt_need_pkgs()
 	# the lists are empty), then install.
 	stamp="$(bt_cache_dir)/.apt-updated"
 	if [ ! -e "$stamp" ] ||
-		! find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' 2>/dev/null | grep -q .; then
+		[ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' -print -quit 2>/dev/null)" ]; then
 		bt_log "apt-get update"
 		apt-get update -qq >&2 || bt_die "apt-get update failed"
 		touch "$stamp"

@@ -42,7 +42,9 @@ t_plan $((${#cases[@]} + 8))
 # has TEXT ERE: TEXT has a line matching ERE (TEXT shown when not)
 has()
 {
-	printf '%s\n' "$1" | grep -q -E -e "$2" && return 0
+	# a here-string, not printf | grep -q: under pipefail the printf
+	# can die of SIGPIPE once grep -q has seen its match
+	grep -q -E -e "$2" <<<"$1" && return 0
 	printf '%s\n' "$1"
 	return 1
 }

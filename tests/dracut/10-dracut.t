@@ -52,7 +52,7 @@ lsi()
 
 has_module()
 {
-	lsinitrd -f usr/lib/dracut/modules.txt "$1" 2>/dev/null | grep -qx bootconfig
+	lsinitrd -f usr/lib/dracut/modules.txt "$1" 2>/dev/null | grep -x bootconfig >/dev/null
 }
 
 early_lists()
