@@ -59,6 +59,9 @@ suite_clang()
 suite_shell()
 {
 	local files hazards
+	local racy='^[^#]*(^|[^[:alnum:]_])(printf|echo)[[:space:]][^|]*'
+
+	racy+='[|][[:space:]]*grep[[:space:]]+(-[[:alnum:]]*q|--quiet)'
 	mapfile -t files < <(git ls-files '*.sh' 'bin/*' '*.t' 'dracut-module/*' \
 		'qemu/*' 'kernel/*.sh' '.ci/run' | sort -u |
 		while read -r f; do
@@ -68,8 +71,7 @@ suite_shell()
 		done)
 	echo "shellcheck: ${#files[@]} scripts, 8 per run, $jobs runs at a time"
 	printf '%s\0' "${files[@]}" | xargs -0 -n 8 -P "$jobs" shellcheck || return 1
-	hazards=$(grep -nE '^[^#]*(^|[^[:alnum:]_])(printf|echo)[[:space:]][^|]*[|][[:space:]]*grep[[:space:]]+(-[[:alnum:]]*q|--quiet)' \
-		"${files[@]}" || true)
+	hazards=$(grep -nE "$racy" "${files[@]}" || true)
 	[ -n "$hazards" ] || return 0
 	printf '%s\n' "$hazards"
 	echo "printf/echo piped into grep -q: racy under pipefail; grep a here-string or a file"
