@@ -52,13 +52,19 @@ has modules (=m), modules/*.ko.
                       if it exists, else kernel/series); patch names are
                       looked up in FILE's directory/patches/
   --force             rebuild even when a cached build exists (replaces it
-                      atomically on success)
+                      atomically on success), and start over instead of
+                      resuming a stopped build
   --print-dir         print the cache entry's out/ directory the inputs map
                       to, without building (prints nothing and exits 1 when
                       it is not built yet)
   -v, --verbose       copy the build output to stderr as well
   -q, --quiet         no progress, only errors (for CI logs)
   -h, --help          this help
+
+A build that stops once its source and config are ready (a compile
+error, Ctrl-C, a reboot) keeps its directory in the cache entry, and the
+same command resumes it: kbuild compiles only what is missing, and the
+metadata counts the resumes.
 
 Environment: BOOTTRACE_CACHE (cache root, default ~/.cache/boottrace),
 BOOTTRACE_JOBS (make -j, default nproc).  Progress goes to stderr: the
@@ -453,28 +459,89 @@ if [ "$force" = 0 ] && [ "$config_only" = 0 ] && built_already; then
 	exit 0
 fi
 
-# Leftovers of builds that were killed (we hold the entry lock).
+# Leftovers of builds that stopped (we hold the entry lock).  One whose
+# source and config were ready (the "resumable" mark) is resumed: kbuild
+# compiles only what it had not compiled, which on the Debian flavour saves
+# hours.  Its inputs are those of this entry (the key); --force starts over.
+resume=
 for d in "$entry"/build"$(work_kind)".*; do
-	[ -d "$d" ] && rm -rf "$d"
+	[ -d "$d" ] || continue
+	if [ "$force" = 0 ] && [ -z "$resume" ] && [ -f "$d/resumable" ]; then
+		resume=$d
+	else
+		rm -rf "$d"
+	fi
 done
 
-tmp=$(mktemp -d "$entry/build$(work_kind).XXXXXX")
+if [ -n "$resume" ]; then
+	tmp=$resume
+else
+	tmp=$(mktemp -d "$entry/build$(work_kind).XXXXXX")
+fi
 src="$tmp/src"
 obj="$tmp/obj"
 log="$tmp/build.log"
 failed_log="$entry/failed.log"
 finished=0
+kpid=
 
+# stop_tree PID: SIGTERM to PID and to every process below it, then waits
+# (up to 60 s) until they are gone.  make passes SIGTERM on to its jobs and
+# removes the targets they were writing, so a kept directory holds no
+# half-written object.  (The
+# build runs as a background job, which ignores SIGINT: a Ctrl-C reaches
+# this script only, and the make below would go on without it.)
+stop_tree()
+{
+	local pids
+
+	pids=$(ps -e -o pid=,ppid= | awk -v root="$1" '
+		{ parent[$1] = $2 }
+		END {
+			tree[root] = 1
+			do {
+				n = 0
+				for (p in parent)
+					if (!(p in tree) && (parent[p] in tree)) {
+						tree[p] = 1
+						n++
+					}
+			} while (n > 0)
+			for (p in tree)
+				print p
+		}')
+	# shellcheck disable=SC2086 # one PID per word
+	kill -TERM $pids 2>/dev/null || true
+	wait "$1" 2>/dev/null || true
+	for _ in $(seq 600); do
+		# shellcheck disable=SC2086
+		kill -0 $pids 2>/dev/null || return 0
+		sleep 0.1
+	done
+}
+
+# A stopped build (an error, a signal) leaves its log as failed.log; its
+# directory is kept when it can be resumed, else removed.
 cleanup()
 {
 	[ "$finished" = 1 ] && return 0
+	if [ -n "${kpid:-}" ] && kill -0 "$kpid" 2>/dev/null; then
+		stop_tree "$kpid"
+	fi
+	if [ -f "$tmp/resumable" ]; then
+		[ ! -f "$log" ] || cp -f "$log" "$failed_log"
+		printf 'boottrace: kernel: kept %s: the same command resumes the build there (--force starts over)\n' \
+			"$tmp" >&2
+		return 0
+	fi
 	if [ -f "$log" ]; then
 		mv -f "$log" "$failed_log"
 	fi
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # Stops the build: names the step, the full log and its last 30 lines.
 fail()
@@ -520,62 +587,85 @@ ccache_counts()
 		END { printf "%d %d\n", h, m }'
 }
 
-: >"$log"
-step "building linux-source-$tree $pkgver, series $series_hash (${#patches[@]} patches), fragments $fragment_hash -> $entry"
-step "log: $log"
+# Objects compiled so far (kbuild's "  CC  path" lines of the log).
+objects_done()
+{
+	grep -c -E '^  (CC|AS)( \[M\])? ' "$log" || true
+}
 
 # --- source: a hard-linked copy of the pristine tree, patched -------------
-t=$SECONDS
-tree_dir=$(bt_tree_dir "$tree")
-cp -al "$tree_dir" "$src" 2>>"$log" || fail "copying $tree_dir failed"
-# GNU patch writes a new file and renames it over the old one, so patching
-# breaks the hard link and the pristine tree is never modified.
-for p in ${patches[@]+"${patches[@]}"}; do
-	logged patch -d "$src" -p1 --batch --forward --fuzz=0 \
-		--no-backup-if-mismatch -i "$patch_dir/$p" ||
-		fail "patch $p (series $series_file) does not apply to linux-source-$tree $pkgver"
-done
-step "source ready (${#patches[@]} patches applied) in $((SECONDS - t))s"
+make_source()
+{
+	local t=$SECONDS tree_dir p
 
-# --- config -------------------------------------------------------------
-t=$SECONDS
-mkdir -p "$obj"
-base_config "$tmp" || fail "making the $flavour base config failed"
-# merge_config.sh writes temporary files into $PWD: run it inside obj.
-(cd "$obj" && logged "$src/scripts/kconfig/merge_config.sh" -m .config \
-	"${fragments[@]}") || fail "merge_config.sh failed"
-kmake olddefconfig || fail "make olddefconfig failed"
+	tree_dir=$(bt_tree_dir "$tree")
+	cp -al "$tree_dir" "$src" 2>>"$log" || fail "copying $tree_dir failed"
+	# GNU patch writes a new file and renames it over the old one, so patching
+	# breaks the hard link and the pristine tree is never modified.
+	for p in ${patches[@]+"${patches[@]}"}; do
+		logged patch -d "$src" -p1 --batch --forward --fuzz=0 \
+			--no-backup-if-mismatch -i "$patch_dir/$p" ||
+			fail "patch $p (series $series_file) does not apply to linux-source-$tree $pkgver"
+	done
+	step "source ready (${#patches[@]} patches applied) in $((SECONDS - t))s"
+}
 
-declare -A want=()
-order=()
-for f in "${fragments[@]}"; do
-	while IFS=$'\t' read -r sym val; do
-		[ -n "${want[$sym]+x}" ] || order+=("$sym")
-		want[$sym]=$val
-	done < <(parse_fragment "$f")
-done
-declare -A have=()
-while IFS= read -r line; do
-	if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
-		have[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
-	elif [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
-		have[${BASH_REMATCH[1]}]=n
+# --- config: merged, verified (and reported for the Debian flavour) -------
+make_config()
+{
+	local t=$SECONDS f sym val got line bad=()
+	declare -A want=() have=()
+	local order=()
+
+	mkdir -p "$obj"
+	base_config "$tmp" || fail "making the $flavour base config failed"
+	# merge_config.sh writes temporary files into $PWD: run it inside obj.
+	(cd "$obj" && logged "$src/scripts/kconfig/merge_config.sh" -m .config \
+		"${fragments[@]}") || fail "merge_config.sh failed"
+	kmake olddefconfig || fail "make olddefconfig failed"
+
+	for f in "${fragments[@]}"; do
+		while IFS=$'\t' read -r sym val; do
+			[ -n "${want[$sym]+x}" ] || order+=("$sym")
+			want[$sym]=$val
+		done < <(parse_fragment "$f")
+	done
+	while IFS= read -r line; do
+		if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
+			have[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+		elif [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
+			have[${BASH_REMATCH[1]}]=n
+		fi
+	done <"$obj/.config"
+	for sym in "${order[@]}"; do
+		got=${have[$sym]-"(absent: unknown symbol or unmet dependencies)"}
+		[ "${want[$sym]}" = n ] && [ -z "${have[$sym]+x}" ] && continue
+		[ "$got" = "${want[$sym]}" ] || bad+=("$sym: wanted ${want[$sym]}, got $got")
+	done
+	if [ ${#bad[@]} -gt 0 ]; then
+		printf 'boottrace: kernel: %s\n' "${bad[@]}" >>"$log"
+		printf 'boottrace: kernel: %s\n' "${bad[@]}" >&2
+		fail "${#bad[@]} fragment symbol(s) did not get their value after olddefconfig (fix their dependencies in the fragment)"
 	fi
-done <"$obj/.config"
-bad=()
-for sym in "${order[@]}"; do
-	got=${have[$sym]-"(absent: unknown symbol or unmet dependencies)"}
-	[ "${want[$sym]}" = n ] && [ -z "${have[$sym]+x}" ] && continue
-	[ "$got" = "${want[$sym]}" ] || bad+=("$sym: wanted ${want[$sym]}, got $got")
-done
-if [ ${#bad[@]} -gt 0 ]; then
-	printf 'boottrace: kernel: %s\n' "${bad[@]}" >>"$log"
-	printf 'boottrace: kernel: %s\n' "${bad[@]}" >&2
-	fail "${#bad[@]} fragment symbol(s) did not get their value after olddefconfig (fix their dependencies in the fragment)"
+	step "config merged and verified (${#order[@]} symbols) in $((SECONDS - t))s"
+	[ "$flavour" = qemu ] || flavour_config_report "$tmp" >"$tmp/config-report"
+	[ "$config_only" = 0 ] || finish_config_only "$tmp"
+}
+
+if [ -n "$resume" ]; then
+	printf '\n$ # resumed at %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >>"$log"
+	printf 'resumed=%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >>"$tmp/resumable"
+	step "resuming the build of linux-source-$tree $pkgver stopped in $tmp ($(objects_done) objects compiled there; kbuild compiles the rest)"
+	step "log: $log"
+else
+	: >"$log"
+	step "building linux-source-$tree $pkgver, series $series_hash (${#patches[@]} patches), fragments $fragment_hash -> $entry"
+	step "log: $log"
+	make_source
+	make_config
+	# From here on a stopped build can be resumed.
+	printf 'key=%s\n' "$key" >"$tmp/resumable"
 fi
-step "config merged and verified (${#order[@]} symbols) in $((SECONDS - t))s"
-[ "$flavour" = qemu ] || flavour_config_report "$tmp" >"$tmp/config-report"
-[ "$config_only" = 0 ] || finish_config_only "$tmp"
 
 # --- build ---------------------------------------------------------------
 exec 9>"$cache/kernels/.build.lock"
@@ -592,12 +682,8 @@ targets=(bzImage)
 # bindeb-pkg builds the image and the modules itself, then packages them.
 [ "$deb" = 0 ] || targets=(bindeb-pkg)
 step "make -j$jobs ${targets[*]} (ccache $CCACHE_DIR)"
-# Objects compiled so far (kbuild's "  CC  path" lines) and, for the
-# progress line, how many the newest build of this tree compiled.
-objects_done()
-{
-	grep -c -E '^  (CC|AS)( \[M\])? ' "$log" || true
-}
+# For the progress line: how many objects the newest build of this tree
+# compiled.
 # (no earlier build with an objects= line is not an error: grep fails then)
 objects_total=$({ find "$cache/kernels" -maxdepth 3 -path "*/$tree-*/out/metadata" \
 	-exec grep -H '^objects=' {} + 2>/dev/null || true; } | while IFS= read -r l; do
@@ -655,6 +741,7 @@ printf '%s\n' "$release" >"$tmp/out/kernelrelease"
 	printf 'build_seconds=%s\n' "$build_secs"
 	printf 'objects=%s\n' "$(objects_done)"
 	printf 'total_seconds=%s\n' "$((SECONDS - t_start))"
+	printf 'resumes=%s\n' "$(grep -c '^resumed=' "$tmp/resumable" || true)"
 	printf 'ccache_hits=%s\n' "$((hits1 - hits0))"
 	printf 'ccache_misses=%s\n' "$((miss1 - miss0))"
 	printf 'built_at=%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"

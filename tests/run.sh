@@ -93,8 +93,9 @@ suite_archive() { prove -v tests/archive/; }
 suite_system() { prove -v tests/system/; }
 suite_compat() { tests/compat/run.sh; }
 suite_diff() { N="${DIFF_N:-10000}" tests/diff/run.sh; }
-# kernel: the two scripts side by side (each ~30 s on one core; the cache
-# locks its entries), each one's output printed in one piece
+# kernel: the two scripts side by side (the cache locks its entries; the
+# longer is kernel/test.sh's resume test, a ccache replay of ~3 min), each
+# one's output printed in one piece
 suite_kernel()
 {
 	local rc=0 out build config

@@ -4,7 +4,8 @@
 # $BOOTTRACE_CACHE/system/debs-<key>, the key a hash of the tree's files as
 # git sees them (tracked and new, not ignored) without tests/system/
 # (nothing in it is packaged).  Prints it; with --store DIR first copies
-# DIR/*.deb (tests/package/run.sh's output) into it, replacing it at once.
+# DIR/*.deb (tests/package/run.sh's output) into it, replacing it at once,
+# and removes all but the 5 newest such directories.
 # The package suite of tests/run.sh stores its .debs there, so that the
 # system suite of the same `make check` does not build them again.
 set -euo pipefail
@@ -23,5 +24,10 @@ if [ "${1:-}" = --store ]; then
 	cp "$2"/*.deb "$dir.tmp.$$/"
 	rm -rf "$dir"
 	mv "$dir.tmp.$$" "$dir"
+	# One directory per tree state: keep the 5 newest, so that the cache
+	# does not grow by a set of packages per commit.
+	find "$(dirname "$dir")" -mindepth 1 -maxdepth 1 -type d -name 'debs-*' \
+		! -name '*.tmp.*' -printf '%T@ %p\n' | sort -rn | tail -n +6 |
+		cut -d' ' -f2- | while IFS= read -r old; do rm -rf "$old"; done
 fi
 printf '%s\n' "$dir"
