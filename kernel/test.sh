@@ -6,9 +6,9 @@
 # tree (extracted once into the cache) and take ~1 minute.  With --built
 # (or BOOTTRACE_KERNEL_TESTS=built), also check a built kernel: the cached
 # rerun is fast and prints only the path, and the artifacts are complete;
-# and a build stopped by SIGTERM is resumed by the same command (a cache
-# entry of its own, its objects from ccache: ~1,200 objects, ~3 min on 2
-# cores).  That builds the kernel first when it is not cached (~10 min cold).
+# and a build stopped by SIGTERM is resumed by the same command, and
+# --force starts over (a cache entry of its own, each run stopped early:
+# ~30 s).  That builds the kernel first when it is not cached (~10 min cold).
 set -euo pipefail
 
 top=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
@@ -222,49 +222,80 @@ if [ "$built" = built ]; then
 	fi
 
 	# A build stopped while compiling keeps its directory, and the same
-	# command resumes it.  A fragment of only a comment gives a cache
-	# entry of its own whose objects are all in ccache.
+	# command resumes it there; --force starts over.  A fragment of only a
+	# comment gives a cache entry of its own whose objects are all in
+	# ccache.  Each run is stopped early: what is tested is the resume, not
+	# kbuild (a resumed build that completes: kernel/README.md).
 	printf '# kernel/test.sh resume test %s\n' "$$-$RANDOM" >"$work/resume.config"
 	resume_args=(--tree "$tree" --config "$work/resume.config")
-	setsid "$build" "${resume_args[@]}" >"$work/out" 2>"$work/err" &
-	# shellcheck disable=SC2031 # $! of the line above, not of a subshell
-	rpid=$!
-	rlog=
-	for _ in $(seq 600); do
-		rlog=$(sed -n 's/^boottrace: kernel: \[ *[0-9]*s\] log: //p' "$work/err")
-		if [ -n "$rlog" ] && [ "$(grep -c '^  CC ' "$rlog" 2>/dev/null)" -ge 50 ]; then
-			break
-		fi
-		kill -0 "$rpid" 2>/dev/null || break
-		sleep 0.2
-	done
-	rc=0
-	kill -TERM "$rpid" 2>/dev/null || true
-	wait "$rpid" || rc=$?
-	rdir=$(dirname "${rlog:-/nonexistent/x}")
-	if [ "$rc" = 143 ] && grep -q "kept $rdir: the same command resumes" "$work/err" &&
-		[ -f "$rdir/resumable" ] && [ -d "$rdir/obj" ] &&
-		! pgrep -s "$rpid" >/dev/null; then
-		ok "a build stopped by SIGTERM while compiling keeps its directory and its make stops"
+	# an object compiled: kbuild's "  CC  path" line (what build.sh counts)
+	objre='^  (CC|AS)( \[M\])? '
+	# stopped_build N [ARGS]: runs build.sh with the resume test's
+	# arguments (and ARGS) in a session of its own until its log has N more
+	# compiled objects than when it started, then sends SIGTERM to the
+	# script alone (as kill(1) does) and waits.  Sets rc, rlog (the log),
+	# rdir (its build directory) and rleft (processes left in the session).
+	stopped_build()
+	{
+		local want=$1 base='' have pid
+		shift
+
+		setsid "$build" "${resume_args[@]}" "$@" >"$work/out" 2>"$work/err" &
+		# shellcheck disable=SC2031 # $! of the line above, not of a subshell
+		pid=$!
+		rlog=
+		for _ in $(seq 900); do
+			rlog=$(sed -n 's/^boottrace: kernel: \[ *[0-9]*s\] log: //p' "$work/err")
+			if [ -n "$rlog" ] && [ -f "$rlog" ]; then
+				have=$(grep -cE "$objre" "$rlog" || true)
+				[ -n "$base" ] || base=$have
+				[ $((have - base)) -lt "$want" ] || break
+			fi
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.2
+		done
+		rc=0
+		kill -TERM "$pid" 2>/dev/null || true
+		wait "$pid" || rc=$?
+		rdir=$(dirname "${rlog:-/nonexistent/x}")
+		rleft=$({ pgrep -s "$pid" || true; } | wc -l)
+	}
+	stopped_build 50
+	dir1=$rdir
+	if [ "$rc" = 143 ] && [ "$rleft" = 0 ] && [ -f "$rdir/resumable" ] &&
+		grep -q "kept $rdir: the same command resumes" "$work/err"; then
+		ok "a build stopped by SIGTERM while compiling keeps its directory, and its make stops"
 	else
-		echo "# rc=$rc log=$rlog"
-		not_ok "a build stopped by SIGTERM while compiling keeps its directory and its make stops"
+		not_ok "a build stopped by SIGTERM while compiling keeps its directory, and its make stops (rc=$rc, $rleft processes left)"
 	fi
-	if rimg=$("$build" "${resume_args[@]}" 2>"$work/err") &&
-		grep -q "resuming the build .* stopped in $rdir" "$work/err"; then
-		rout=$(dirname "$rimg")
-		before=$(sed -n '/^\$ # resumed at/q;/^  CC /p' "$rout/build.log" | wc -l)
-		after=$(sed -n '/^\$ # resumed at/,$p' "$rout/build.log" | grep -c '^  CC ' || true)
-		if grep -qx 'resumes=1' "$rout/metadata" && [ "$before" -ge 50 ] && [ "$after" -gt 0 ] &&
-			[ ! -d "$rdir" ]; then
-			ok "the same command resumes it ($before objects compiled before the stop, $after after)"
-		else
-			not_ok "the same command resumes it (resumes=, objects $before before, $after after)"
-		fi
-		rm -rf "$(dirname "$rout")"
+	stopped_build 30
+	# Every object once, but for those the stop cut short (at most one per
+	# make job, the last ones started): make removed them, so they are
+	# compiled again.
+	grep -E "$objre" "$rlog" | sort | uniq -d >"$work/twice"
+	sed -n '/^\$ # resumed at/q;p' "$rlog" | grep -E "$objre" |
+		tail -n "${BOOTTRACE_JOBS:-$(nproc)}" | sort >"$work/cut"
+	twice=$(comm -23 "$work/twice" "$work/cut" | head -n 3 | tr '\n' ' ')
+	before=$(sed -n '/^\$ # resumed at/q;p' "$rlog" | grep -cE "$objre" || true)
+	after=$(sed -n '/^\$ # resumed at/,$p' "$rlog" | grep -cE "$objre" || true)
+	if [ "$rdir" = "$dir1" ] && grep -q "resuming the build .* stopped in $dir1 ($before objects" "$work/err" &&
+		[ "$before" -ge 50 ] && [ "$after" -ge 30 ] && [ -z "$twice" ] &&
+		grep -q '^resumed=' "$rdir/resumable" && [ "$rleft" = 0 ]; then
+		ok "the same command resumes it there and compiles only what is missing ($before objects, then $after)"
 	else
-		not_ok "the same command resumes it"
+		not_ok "the same command resumes it there and compiles only what is missing ($before objects, then $after; twice: ${twice:-none})"
 	fi
+	stopped_build 1 --force
+	if [ "$rdir" != "$dir1" ] && [ ! -e "$dir1" ] && [ -f "$rdir/resumable" ] &&
+		! grep -q 'resuming' "$work/err"; then
+		ok "--force starts over in a new directory and removes the stopped one"
+	else
+		not_ok "--force starts over in a new directory and removes the stopped one"
+	fi
+	entry=$(dirname "$rdir")
+	case "$entry" in
+	*/kernels/*-*) [ -d "$entry/out" ] || rm -rf "$entry" ;;
+	esac
 fi
 
 echo "1..$n"

@@ -93,8 +93,7 @@ suite_archive() { prove -v tests/archive/; }
 suite_system() { prove -v tests/system/; }
 suite_compat() { tests/compat/run.sh; }
 suite_diff() { N="${DIFF_N:-10000}" tests/diff/run.sh; }
-# kernel: the two scripts side by side (the cache locks its entries; the
-# longer is kernel/test.sh's resume test, a ccache replay of ~3 min), each
+# kernel: the two scripts side by side (the cache locks its entries), each
 # one's output printed in one piece
 suite_kernel()
 {
