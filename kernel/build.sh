@@ -681,6 +681,11 @@ targets=(bzImage)
 ! grep -q '=m$' "$obj/.config" || targets+=(modules)
 # bindeb-pkg builds the image and the modules itself, then packages them.
 [ "$deb" = 0 ] || targets=(bindeb-pkg)
+# kbuild's build counter (obj/.version, init/build-version) numbers the
+# runs in a directory: the "#N" of uname -v and the package revision.  A
+# resumed build starts it again at 1, as a fresh build does, so that the
+# same inputs give the same version however often the build was resumed.
+rm -f "$obj/.version"
 step "make -j$jobs ${targets[*]} (ccache $CCACHE_DIR)"
 # For the progress line: how many objects the newest build of this tree
 # compiled.
