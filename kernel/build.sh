@@ -488,9 +488,9 @@ kpid=
 # stop_tree PID: SIGTERM to PID and to every process below it, then waits
 # (up to 60 s) until they are gone.  make passes SIGTERM on to its jobs and
 # removes the targets they were writing, so a kept directory holds no
-# half-written object.  (The
-# build runs as a background job, which ignores SIGINT: a Ctrl-C reaches
-# this script only, and the make below would go on without it.)
+# half-written object.  (The build runs as a background job, which ignores
+# SIGINT: a Ctrl-C reaches this script only, and the make below would go on
+# without it.)
 stop_tree()
 {
 	local pids
@@ -653,8 +653,9 @@ make_config()
 }
 
 if [ -n "$resume" ]; then
-	printf '\n$ # resumed at %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >>"$log"
-	printf 'resumed=%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >>"$tmp/resumable"
+	now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+	printf '\n$ # resumed at %s\n' "$now" >>"$log"
+	printf 'resumed=%s\n' "$now" >>"$tmp/resumable"
 	step "resuming the build of linux-source-$tree $pkgver stopped in $tmp ($(objects_done) objects compiled there; kbuild compiles the rest)"
 	step "log: $log"
 else

@@ -75,18 +75,22 @@ expect_fail()
 	fi
 }
 
-# Removes the cache entry a failed build named in $work/err (never one
-# that holds a finished build).
+# drop_entry DIR: removes the kernel cache entry DIR (never one that holds
+# a finished build).
+drop_entry()
+{
+	case "$1" in
+	*/kernels/*-*) [ -d "$1/out" ] || rm -rf "$1" ;;
+	esac
+}
+
+# Removes the cache entry a failed build named in $work/err.
 drop_failed_entry()
 {
-	local f entry
+	local f
 
 	f=$(sed -n 's/^boottrace: kernel: full log: \(.*failed\.log\);.*/\1/p' "$work/err")
-	[ -n "$f" ] || return 0
-	entry=$(dirname "$f")
-	case "$entry" in
-	*/kernels/*-*) [ -d "$entry/out" ] || rm -rf "$entry" ;;
-	esac
+	[ -z "$f" ] || drop_entry "$(dirname "$f")"
 }
 
 # --- arguments and inputs ------------------------------------------------
@@ -272,12 +276,12 @@ if [ "$built" = built ]; then
 	# Every object once, but for those the stop cut short (at most one per
 	# make job, the last ones started): make removed them, so they are
 	# compiled again.
+	sed -n '/^\$ # resumed at/q;p' "$rlog" | { grep -E "$objre" || true; } >"$work/run1"
 	grep -E "$objre" "$rlog" | sort | uniq -d >"$work/twice"
-	sed -n '/^\$ # resumed at/q;p' "$rlog" | grep -E "$objre" |
-		tail -n "${BOOTTRACE_JOBS:-$(nproc)}" | sort >"$work/cut"
+	tail -n "${BOOTTRACE_JOBS:-$(nproc)}" "$work/run1" | sort >"$work/cut"
 	twice=$(comm -23 "$work/twice" "$work/cut" | head -n 3 | tr '\n' ' ')
-	before=$(sed -n '/^\$ # resumed at/q;p' "$rlog" | grep -cE "$objre" || true)
-	after=$(sed -n '/^\$ # resumed at/,$p' "$rlog" | grep -cE "$objre" || true)
+	before=$(wc -l <"$work/run1")
+	after=$(($(grep -cE "$objre" "$rlog" || true) - before))
 	if [ "$rdir" = "$dir1" ] && grep -q "resuming the build .* stopped in $dir1 ($before objects" "$work/err" &&
 		[ "$before" -ge 50 ] && [ "$after" -ge 30 ] && [ -z "$twice" ] &&
 		grep -q '^resumed=' "$rdir/resumable" && [ "$rleft" = 0 ]; then
@@ -292,10 +296,7 @@ if [ "$built" = built ]; then
 	else
 		not_ok "--force starts over in a new directory and removes the stopped one"
 	fi
-	entry=$(dirname "$rdir")
-	case "$entry" in
-	*/kernels/*-*) [ -d "$entry/out" ] || rm -rf "$entry" ;;
-	esac
+	drop_entry "$(dirname "$rdir")"
 fi
 
 echo "1..$n"
