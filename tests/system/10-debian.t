@@ -6,8 +6,8 @@
 # and libtracecmd1, which boottrace needs and trace-cmd 3.1.6 does not pull
 # in; cached by a key of its package list); install the boottrace packages
 # (built by tests/package, cached by the tree's content) and the qemu
-# flavour's kernel packages (`kernel/build.sh --flavour qemu --deb` with
-# tests/system/guest.config: ext4 for the root disk) inside it with dpkg, so
+# flavour's kernel packages (`kernel/build.sh --flavour qemu --deb`: the
+# test kernel, which has ext4 for the root disk) inside it with dpkg, so
 # that the kernel's postinst runs Debian's dracut hook and ours for real,
 # with /etc/bootconfig.d/10-trace.bconf (tests/system/trace.bconf)
 # configured.  In the chroot: the initrd carries the config; the installed
@@ -116,9 +116,8 @@ if [ -n "${BOOTTRACE_SYSTEM_KERNEL_DEB:-}" ]; then
 	kimage=$BOOTTRACE_SYSTEM_KERNEL_DEB
 	[ -f "$kimage" ] || bt_die "BOOTTRACE_SYSTEM_KERNEL_DEB=$kimage: no such file"
 else
-	progress "the kernel packages (kernel/build.sh --flavour qemu --deb --config tests/system/guest.config)"
-	mapfile -t kdebs < <("$top/kernel/build.sh" --flavour qemu --deb \
-		--config "$here/guest.config" 2>"$work/kernel.log")
+	progress "the kernel packages (kernel/build.sh --flavour qemu --deb)"
+	mapfile -t kdebs < <("$top/kernel/build.sh" --flavour qemu --deb 2>"$work/kernel.log")
 	[ "${#kdebs[@]}" -gt 0 ] || { tail -n 20 "$work/kernel.log"; bt_die "kernel --deb failed"; }
 	kimage=$(printf '%s\n' "${kdebs[@]}" | grep '/linux-image-[^/]*\.deb$' | grep -v -- '-dbg_' | head -n1)
 fi
