@@ -82,7 +82,7 @@ bt_have_pkgs()
 # dpkg-query costs ~40 ms; a boot's stages would ask three times).
 bt_need_pkgs()
 {
-	local missing=() pkgs_wanted=() p st v stamp
+	local missing=() pkgs_wanted=() p st v stamp lock
 
 	for p in "$@"; do
 		[[ " ${BT_PKGS_SEEN-} " == *" $p="* ]] || pkgs_wanted+=("$p")
@@ -101,6 +101,20 @@ bt_need_pkgs()
 	if [ "$(id -u)" -ne 0 ]; then
 		bt_die "missing packages: ${missing[*]}; install them with: sudo apt-get install ${missing[*]}"
 	fi
+	# One installer at a time: test files run side by side, and a second
+	# apt-get would fail on dpkg's lock while the first one installs the
+	# same package.  Whoever waited asks dpkg again.
+	exec {lock}>"$(bt_cache_dir)/.apt.lock"
+	flock "$lock"
+	missing=()
+	for p in "${pkgs_wanted[@]}"; do
+		st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+		[ "$st" = installed ] || missing+=("$p")
+	done
+	if [ ${#missing[@]} -eq 0 ]; then
+		exec {lock}>&-
+		return 0
+	fi
 	# apt-get update once per machine boot of this cache (and always when
 	# the lists are empty), then install.
 	stamp="$(bt_cache_dir)/.apt-updated"
@@ -111,8 +125,12 @@ bt_need_pkgs()
 		touch "$stamp"
 	fi
 	bt_log "installing: ${missing[*]}"
+	# (-o DPkg::Lock::Timeout: wait for another apt or dpkg, e.g. a daily
+	# upgrade, instead of failing)
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-		"${missing[@]}" >&2 || bt_die "apt-get install ${missing[*]} failed"
+		-o DPkg::Lock::Timeout=600 "${missing[@]}" >&2 ||
+		bt_die "apt-get install ${missing[*]} failed"
+	exec {lock}>&-
 }
 
 # bt_pkg_version PKG: the installed version of PKG (empty when it is not
@@ -151,8 +169,10 @@ bt_tree_dir()
 {
 	local s ver cache dest tmp tarball
 
-	s=$(bt_tree_series "${1:-}")
-	ver=$(bt_tree_pkgver "$s")
+	s=$(bt_tree_series "${1:-}") || exit 1
+	# (its error is on stderr already; without the exit, a caller without
+	# set -e would go on with no version)
+	ver=$(bt_tree_pkgver "$s") || exit 1
 	cache=$(bt_cache_dir)
 	dest="$cache/trees/$ver/linux-source-$s"
 	if [ ! -f "$dest/.boottrace-complete" ]; then
