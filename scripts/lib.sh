@@ -8,6 +8,7 @@
 #   bt_dirname VAR PATH      VAR = dirname of PATH, without a process
 #   bt_cache_dir             print the cache root (created), see BOOTTRACE_CACHE
 #   bt_need_pkgs PKG...      install missing Debian packages (root: apt-get)
+#   bt_query_pkgs VAR PKG... the PKGs dpkg has not installed, in array VAR
 #   bt_pkg_version PKG       installed version of PKG (empty: not installed)
 #   bt_tree_series [S]       normalise a tree name: "" / 6.1 / 6.12 -> 6.1 / 6.12
 #   bt_tree_pkgver S         version of the installed linux-source-S package
@@ -77,26 +78,38 @@ bt_have_pkgs()
 	done
 }
 
+# bt_query_pkgs VAR PKG...: one dpkg query for the PKGs: the installed
+# ones are added to BT_PKGS_SEEN, the others listed in the array VAR.
+bt_query_pkgs()
+{
+	local -n not_installed=$1
+	local p st v
+
+	shift
+	not_installed=()
+	while read -r p st v; do
+		[ "$st" != installed ] || BT_PKGS_SEEN+=" $p=$v"
+	done < <(dpkg-query -W -f='${Package} ${db:Status-Status} ${Version}\n' \
+		"$@" 2>/dev/null || true)
+	export BT_PKGS_SEEN
+	for p in "$@"; do
+		[[ " $BT_PKGS_SEEN " == *" $p="* ]] || not_installed+=("$p")
+	done
+}
+
 # BT_PKGS_SEEN: " PKG=VERSION" for each package bt_need_pkgs found installed,
 # exported: the programs this command runs do not ask dpkg again (each
 # dpkg-query costs ~40 ms; a boot's stages would ask three times).
 bt_need_pkgs()
 {
-	local missing=() pkgs_wanted=() p st v stamp lock
+	local missing=() pkgs_wanted=() p stamp lock
 
 	for p in "$@"; do
 		[[ " ${BT_PKGS_SEEN-} " == *" $p="* ]] || pkgs_wanted+=("$p")
 	done
 	[ ${#pkgs_wanted[@]} -gt 0 ] || return 0
 	# one query for all (the common case: everything is installed)
-	while read -r p st v; do
-		[ "$st" != installed ] || BT_PKGS_SEEN+=" $p=$v"
-	done < <(dpkg-query -W -f='${Package} ${db:Status-Status} ${Version}\n' \
-		"${pkgs_wanted[@]}" 2>/dev/null || true)
-	export BT_PKGS_SEEN
-	for p in "${pkgs_wanted[@]}"; do
-		[[ " $BT_PKGS_SEEN " == *" $p="* ]] || missing+=("$p")
-	done
+	bt_query_pkgs missing "${pkgs_wanted[@]}"
 	[ ${#missing[@]} -eq 0 ] && return 0
 	if [ "$(id -u)" -ne 0 ]; then
 		bt_die "missing packages: ${missing[*]}; install them with: sudo apt-get install ${missing[*]}"
@@ -106,11 +119,7 @@ bt_need_pkgs()
 	# same package.  Whoever waited asks dpkg again.
 	exec {lock}>"$(bt_cache_dir)/.apt.lock"
 	flock "$lock"
-	missing=()
-	for p in "${pkgs_wanted[@]}"; do
-		st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-		[ "$st" = installed ] || missing+=("$p")
-	done
+	bt_query_pkgs missing "${missing[@]}"
 	if [ ${#missing[@]} -eq 0 ]; then
 		exec {lock}>&-
 		return 0
