@@ -11,7 +11,8 @@
 # initramfs_async=0 unpacks the initramfs before them, initcall_debug
 # (with loglevel=8: its lines are KERN_DEBUG)
 # shows the order.  Checked: the module was loaded before the first
-# late initcall ran, each case passed (settings applied on that early
+# late initcall ran (in one of up to three boots: the load races the
+# initcalls), each case passed (settings applied on that early
 # load; a misspelt group pending with its name; a failed setting in
 # boot_status and error_log; 20 unload/load cycles with boot_status the
 # same size after cycle 1 and 20; triggers gone on unload), no warning,
@@ -47,20 +48,32 @@ for tool in grep wc sort; do
 done
 k_mod_initrd "$K_KASAN_BZ" "$T_TMP/early.img" "$dir/tc/early.bconf" \
 	"$dir/tc-guest.sh" "$stage/uevent-helper" "$stage/tc" "$stage/bin"
+# The kernel does not wait for a uevent helper: the module load races the
+# rest of the device initcalls, and it lost once by three console lines
+# (stop 30, on a quiet host).  A boot where the module came after the first
+# late initcall proves nothing about the early load, so a guest that ran
+# its cases is booted again, up to three boots; the cases below are read
+# from the last one.
 log=$T_TMP/early.log
-k_qemu_bare 900 "$K_KASAN_BZ" "$log" \
-	"bootconfig rdinit=/boottrace/tc-guest.sh initramfs_async=0 initcall_debug loglevel=8" \
-	"$T_TMP/early.img"
-tr -d '\r' <"$log" >"$T_TMP/console"
+for boot in 1 2 3; do
+	k_qemu_bare 900 "$K_KASAN_BZ" "$log" \
+		"bootconfig rdinit=/boottrace/tc-guest.sh initramfs_async=0 initcall_debug loglevel=8" \
+		"$T_TMP/early.img"
+	tr -d '\r' <"$log" >"$T_TMP/console"
+	# initcall_debug: "calling  FN+0x0/0x.. [trace_events_sample] @ PID"
+	# for the module's init, before the first late initcall of the series
+	mod_at=$(grep -a -n -m1 'calling .*\[trace_events_sample\]' "$T_TMP/console" | cut -d: -f1)
+	late_at=$(grep -a -n -m1 'calling  trace_boot_status_init' "$T_TMP/console" | cut -d: -f1)
+	echo "# boot $boot: module init at console line ${mod_at:-none}, trace_boot_status_init (late_initcall) at ${late_at:-none}"
+	[ "${mod_at:-999999}" -ge "${late_at:-0}" ] || break
+	# a guest that did not finish its cases (a hang, a panic) is reported
+	# below as it is, not booted again
+	grep -aq 'BTTC: done' "$T_TMP/console" || break
+done
 grep -a 'BTTC: ' "$T_TMP/console" | sed 's/^.*BTTC: /# /'
 
 t_grep "$T_TMP/console" 'BTTC: early-load 0$' "the uevent helper loaded the module"
-# initcall_debug: "calling  FN+0x0/0x.. [trace_events_sample] @ PID" for the
-# module's init, before the first late initcall of the series
-mod_at=$(grep -a -n -m1 'calling .*\[trace_events_sample\]' "$T_TMP/console" | cut -d: -f1)
-late_at=$(grep -a -n -m1 'calling  trace_boot_status_init' "$T_TMP/console" | cut -d: -f1)
-echo "# module init at console line ${mod_at:-none}, trace_boot_status_init (late_initcall) at ${late_at:-none}"
-t_ok "the module was loaded before late_initcall" \
+t_ok "the module was loaded before late_initcall (boot $boot of at most 3)" \
 	test "${mod_at:-999999}" -lt "${late_at:-0}"
 for c in "${cases[@]}"; do
 	name=$(basename "$c" .tc)
