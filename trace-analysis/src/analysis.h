@@ -53,10 +53,12 @@ struct ev_count {
 };
 
 /* Records of one CPU that followed lost events (trace.dat's view). */
-struct cpu_missed {
-	uint64_t records;	/* gaps */
-	uint64_t events;	/* known number of lost events */
-	bool unknown;		/* some gaps of unknown size */
+/* One CPU of a buffer as read from trace.dat. */
+struct cpu_read {
+	uint64_t records;	/* records read */
+	uint64_t gaps;		/* records that follow lost events */
+	uint64_t lost;		/* known number of lost events */
+	bool lost_unknown;	/* some gaps of unknown size */
 };
 
 /* A function seen by the function or function_graph tracer. */
@@ -83,8 +85,8 @@ struct instance {
 	uint64_t missed_records;	/* records that follow lost events */
 	uint64_t missed_events;		/* known number of lost events */
 	bool missed_unknown;		/* some losses of unknown size */
-	struct cpu_missed *missed;	/* per CPU, indexed by CPU number */
-	size_t nmissed;
+	struct cpu_read *percpu;	/* indexed by CPU number */
+	size_t npercpu;
 	struct func_count *funcs;	/* one per traced function address */
 	size_t nfuncs;
 };

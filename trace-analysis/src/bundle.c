@@ -578,7 +578,7 @@ static void free_instance(struct instance *in)
 	free(in->ftrace_notrace);
 	free(in->error_log);
 	free(in->cpus);
-	free(in->missed);
+	free(in->percpu);
 	for (i = 0; i < in->nevents; i++) {
 		struct ev_state *ev = &in->events[i];
 

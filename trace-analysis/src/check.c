@@ -23,10 +23,13 @@
  *	init-arg WORD-GLOB            an argument for init (after " -- ")
  *	function FUNC-GLOB [>= N] [in BUFFER]  function tracer records
  *	only-functions GLOB[,GLOB...] [in BUFFER]  and no other function
+ *	cpus CPU-LIST [>= N] [in BUFFER]  records in trace.dat, all on
+ *	                              these CPUs (a tracing_cpumask applied)
  *	not EXPECTATION               met when EXPECTATION is not
  *
  * A word in double quotes may contain spaces ("ret < 0").
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
@@ -386,6 +389,70 @@ static struct result x_function(const struct analysis *a, const struct exp *e,
 		   n));
 }
 
+/*
+ * Whether @cpu is in @list, a CPU list as the kernel prints it ("0",
+ * "0-3,8"); -1 when @list is not one.
+ */
+static int cpulist_has(const char *list, unsigned long cpu)
+{
+	const char *p = list;
+	unsigned long lo, hi;
+	char *end;
+	int in = 0;
+
+	for (;;) {
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		lo = hi = strtoul(p, &end, 10);
+		if (*end == '-') {
+			if (!isdigit((unsigned char)end[1]))
+				return -1;
+			hi = strtoul(end + 1, &end, 10);
+		}
+		if (hi < lo || hi > 1 << 16)
+			return -1;
+		in |= cpu >= lo && cpu <= hi;
+		if (!*end)
+			return in;
+		if (*end != ',')
+			return -1;
+		p = end + 1;
+	}
+}
+
+/* cpus CPU-LIST: records, and none on a CPU outside the list */
+static struct result x_cpus(const struct analysis *a, const struct exp *e)
+{
+	uint64_t n = 0, other = 0, bad_n = 0;
+	size_t i, cpu, bad_cpu = 0;
+
+	for (i = 0; i < a->ninst; i++) {
+		const struct instance *in = &a->inst[i];
+
+		for (cpu = 0; buffer_is(e, in) && cpu < in->npercpu; cpu++) {
+			uint64_t r = in->percpu[cpu].records;
+
+			if (cpulist_has(e->w[1], cpu) > 0) {
+				n += r;
+			} else if (r) {
+				other += r;
+				if (!bad_n) {
+					bad_n = r;
+					bad_cpu = cpu;
+				}
+			}
+		}
+	}
+	if (other)
+		return res(false, xasprintf("%" PRIu64 " of %" PRIu64
+			   " records on other CPUs, e.g. %" PRIu64
+			   " on CPU %zu", other, n + other, bad_n, bad_cpu));
+	if (!n)
+		return res(false, xstrdup("no records"));
+	return res(n >= e->min, xasprintf("%" PRIu64 " records, none on "
+		   "other CPUs than %s", n, e->w[1]));
+}
+
 static struct result evaluate(const struct analysis *a, const struct exp *e)
 {
 	const char *c = e->w[0];
@@ -422,6 +489,8 @@ static struct result evaluate(const struct analysis *a, const struct exp *e)
 		return x_cmdline(a, e, c[0] == 'i');
 	if (!strcmp(c, "function") || !strcmp(c, "only-functions"))
 		return x_function(a, e, c[0] == 'o');
+	if (!strcmp(c, "cpus"))
+		return x_cpus(a, e);
 	return x_initcall(a, e);
 }
 
@@ -436,16 +505,20 @@ static const struct {
 	{ "no-data-loss", 0, 0 }, { "data-loss", 0, 1 },
 	{ "tracefs", 2, 2 }, { "file", 2, 2 }, { "cmdline", 1, 1 },
 	{ "init-arg", 1, 1 }, { "function", 1, 1 },
-	{ "only-functions", 1, 1 },
+	{ "only-functions", 1, 1 }, { "cpus", 1, 1 },
 };
 
-/* The next word of *@s: blank-separated, or "double quoted". */
-static char *next_word(char **s, char **err)
+/*
+ * The next word of *@s: blank-separated, or "double quoted".  *@start is
+ * where it begins (its quote included), or where the error is.
+ */
+static char *next_word(char **s, char **start, char **err)
 {
 	char *p = *s, *w;
 
 	while (*p == ' ' || *p == '\t')
 		p++;
+	*start = p;
 	if (!*p)
 		return NULL;
 	if (*p == '"') {
@@ -465,28 +538,36 @@ static char *next_word(char **s, char **err)
 	return w;
 }
 
-/* Parse one line into @e; returns an error message or NULL. */
-static char *parse_exp(char *line, struct exp *e)
+/*
+ * Parse one line into @e; returns an error message or NULL, with *@at
+ * where in @line the error is.
+ */
+static char *parse_exp(char *line, struct exp *e, char **at)
 {
-	char *err = NULL, *t;
+	char *err = NULL, *t, *w0 = line, *word;
 	size_t i, nargs;
 
 	memset(e, 0, sizeof(*e));
 	e->min = 1;
-	while ((t = next_word(&line, &err))) {
+	while ((t = next_word(&line, at, &err))) {
+		word = *at;
 		if (!e->nw && !e->negate && !strcmp(t, "not")) {
 			e->negate = true;
 		} else if (!strcmp(t, ">=")) {
-			t = next_word(&line, &err);
+			t = next_word(&line, at, &err);
 			if (!t || !parse_u64(t, 10, &e->min))
 				return err ? err : xstrdup("'>=' needs a number");
 		} else if (!strcmp(t, "in")) {
-			t = next_word(&line, &err);
-			if (!t)
+			t = next_word(&line, at, &err);
+			if (!t) {
+				*at = word;
 				return xstrdup("'in' needs a buffer name "
 					       "(top or an instance)");
+			}
 			e->buffer = t;
 		} else if (e->nw < ARRAY_SIZE(e->w)) {
+			if (!e->nw)
+				w0 = word;
 			e->w[e->nw++] = t;
 		} else {
 			return xstrdup("too many words");
@@ -494,6 +575,7 @@ static char *parse_exp(char *line, struct exp *e)
 	}
 	if (err)
 		return err;
+	*at = w0;
 	if (!e->nw)
 		return xstrdup("'not' needs an expectation");
 	for (i = 0; i < ARRAY_SIZE(directives); i++) {
@@ -506,6 +588,11 @@ static char *parse_exp(char *line, struct exp *e)
 					 "not %zu", e->w[0],
 					 directives[i].min_args,
 					 directives[i].max_args, nargs);
+		if (!strcmp(e->w[0], "cpus") && cpulist_has(e->w[1], 0) < 0) {
+			*at = e->w[1];
+			return xasprintf("'%s' is not a CPU list (such as 0 or "
+					 "0-1,4)", e->w[1]);
+		}
 		return NULL;
 	}
 	return xasprintf("unknown expectation '%s' (see README.md)", e->w[0]);
@@ -564,7 +651,7 @@ static void print_results(const struct outcome *o, size_t n, const char *expect,
 int check_run(const struct analysis *a, const char *expect,
 	      enum check_format fmt, FILE *f)
 {
-	char *text, *line, *save = NULL, *err;
+	char *text, *line, *save = NULL, *err, *at;
 	unsigned int lineno = 0;
 	struct outcome *o = NULL;
 	size_t n = 0, cap = 0, i, bad = 0;
@@ -589,10 +676,10 @@ int check_run(const struct analysis *a, const char *expect,
 		if (!*trim(line))
 			continue;
 		raw = xstrdup(trim(line));
-		err = parse_exp(trim(line), &e);
+		err = parse_exp(trim(line), &e, &at);
 		if (err) {
-			fprintf(stderr, "trace-analysis: %s:%u: %s\n", expect,
-				lineno, err);
+			fprintf(stderr, "trace-analysis: %s:%u:%td: %s\n",
+				expect, lineno, at - line + 1, err);
 			free(err);
 			free(raw);
 			rc = 2;

@@ -246,18 +246,18 @@ static void cpu_losses(struct analysis *a, const struct instance *in)
 				 c->dropped, xstrdup("ring buffer full: new "
 				 "events dropped"));
 	}
-	for (cpu = 0; (size_t)cpu < in->nmissed; cpu++) {
-		const struct cpu_missed *m = &in->missed[cpu];
+	for (cpu = 0; (size_t)cpu < in->npercpu; cpu++) {
+		const struct cpu_read *m = &in->percpu[cpu];
 		const struct cpu_stat *c = cpu_stat_of(in, cpu);
 
-		if (!m->records || (c && (c->overrun || c->commit_overrun ||
-					  c->dropped)))
+		if (!m->gaps || (c && (c->overrun || c->commit_overrun ||
+				       c->dropped)))
 			continue;
-		add_loss(a, LOSS_MISSED, in, xasprintf("cpu%d", cpu), m->events,
-			 m->unknown ? xasprintf("%llu gaps in trace.dat, some "
-			 "of unknown size", (unsigned long long)m->records) :
+		add_loss(a, LOSS_MISSED, in, xasprintf("cpu%d", cpu), m->lost,
+			 m->lost_unknown ? xasprintf("%llu gaps in trace.dat, "
+			 "some of unknown size", (unsigned long long)m->gaps) :
 			 xasprintf("%llu gaps in trace.dat",
-				   (unsigned long long)m->records));
+				   (unsigned long long)m->gaps));
 	}
 }
 

@@ -307,29 +307,41 @@ static void count(struct hctx *c, struct tep_record *r, int id)
 		ec->last_ts = r->ts;
 }
 
-/* Gaps the reader saw, per CPU: derive.c counts them against the stats. */
-static void on_missed(struct instance *in, const struct tep_record *r, int cpu)
+/*
+ * What the reader saw on @cpu: records, and gaps (derive.c counts those
+ * against the stats).  NULL for a CPU number no recording has.
+ */
+static struct cpu_read *cpu_read_of(struct instance *in, int cpu)
 {
-	struct cpu_missed *m;
-
 	if (cpu < 0 || cpu > 1 << 16)
-		return;
-	if ((size_t)cpu >= in->nmissed) {
+		return NULL;
+	if ((size_t)cpu >= in->npercpu) {
 		size_t n = (size_t)cpu + 1;
 
-		in->missed = xrealloc(in->missed, n * sizeof(*in->missed));
-		memset(&in->missed[in->nmissed], 0,
-		       (n - in->nmissed) * sizeof(*in->missed));
-		in->nmissed = n;
+		in->percpu = xrealloc(in->percpu, n * sizeof(*in->percpu));
+		memset(&in->percpu[in->npercpu], 0,
+		       (n - in->npercpu) * sizeof(*in->percpu));
+		in->npercpu = n;
 	}
-	m = &in->missed[cpu];
+	return &in->percpu[cpu];
+}
+
+static void on_cpu_record(struct instance *in, const struct tep_record *r)
+{
+	struct cpu_read *m = cpu_read_of(in, r->cpu);
+
+	if (!m)
+		return;
 	m->records++;
+	if (!r->missed_events)
+		return;
+	m->gaps++;
 	in->missed_records++;
 	if (r->missed_events > 0) {
-		m->events += (uint64_t)r->missed_events;
+		m->lost += (uint64_t)r->missed_events;
 		in->missed_events += (uint64_t)r->missed_events;
 	} else {
-		m->unknown = true;
+		m->lost_unknown = true;
 		in->missed_unknown = true;
 	}
 }
@@ -348,8 +360,7 @@ static void on_record(struct hctx *c, struct tep_record *r)
 	if (!in->nrecords || r->ts > in->last_ts)
 		in->last_ts = r->ts;
 	in->nrecords++;
-	if (r->missed_events)
-		on_missed(in, r, r->cpu);
+	on_cpu_record(in, r);
 	if (id == c->id_func)
 		on_function(c, r, &c->f_ip);
 	else if (id == c->id_graph)

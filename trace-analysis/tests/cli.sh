@@ -311,7 +311,7 @@ has "check expected failure" '^ok +failed ftrace.instance.badtracer'
 has "check counts" '^1 passed, 3 failed$'
 printf 'event\nbogus thing\n' >"$tmp/bad.expect"
 run "check bad expect" 2 "$bin" check "$fx/failures" "$tmp/bad.expect"
-has "bad expect names line" 'bad.expect:1: .event. takes 1 to 1 arguments' "$tmp/err"
+has "bad expect names line and column" 'bad.expect:1:1: .event. takes 1 to 1 arguments' "$tmp/err"
 
 # --- check: tracefs/file/cmdline/init-arg, function records, not, quotes
 cat >"$tmp/k.expect" <<'EOF2'
@@ -338,9 +338,30 @@ has "check new kinds tally" '^13 passed, 4 failed$'
 has "only-functions names another" '^FAIL +only-functions "kmalloc\*" in tiny +[0-9]+ records of other functions, e.g. '
 has "tracefs mismatch" '^FAIL +tracefs current_tracer nop in tiny +tracefs/instances/tiny/current_tracer: no line'
 has "no path escape" '^FAIL +file ../metadata "\*" +../metadata: missing'
+# --- check: cpus, records on the listed CPUs only (the fixture's tiny has
+# 351 records on CPU 0 and 320 on CPU 1, the top buffer 61 and 54)
+cat >"$tmp/c.expect" <<'EOF2'
+cpus 0-1 >= 671 in tiny
+cpus 0,1 >= 786
+not cpus 0 in tiny
+cpus 1 in tiny
+cpus 0-1 >= 672 in tiny
+cpus 0 in nosuch
+EOF2
+run "check cpus" 1 "$bin" check "$fx/failures" "$tmp/c.expect"
+has "cpus tally" '^3 passed, 3 failed$'
+has "cpus met" '^ok +cpus 0-1 >= 671 in tiny +671 records, none on other CPUs than 0-1$'
+has "cpus names the other CPU" '^FAIL +cpus 1 in tiny +351 of 671 records on other CPUs, e.g. 351 on CPU 0$'
+has "cpus counts against >=" '^FAIL +cpus 0-1 >= 672 in tiny +671 records'
+has "cpus of no buffer" '^FAIL +cpus 0 in nosuch +no records$'
+for l in 0- 1-0 a ,1 '0,,1' 0-1x; do
+	printf '# a comment\n  cpus %s in tiny\n' "$l" >"$tmp/q.expect"
+	run "check cpus '$l'" 2 "$bin" check "$fx/failures" "$tmp/q.expect"
+	has "cpus '$l' is named with line and column" "q.expect:2:8: '$l' is not a CPU list" "$tmp/err"
+done
 printf 'tracefs "current_tracer\n' >"$tmp/q.expect"
 run "check unclosed quote" 2 "$bin" check "$fx/failures" "$tmp/q.expect"
-has "unclosed quote names line" "q.expect:1: no closing" "$tmp/err"
+has "unclosed quote names line and column" "q.expect:1:9: no closing" "$tmp/err"
 printf 'not\n' >"$tmp/q.expect"
 run "check bare not" 2 "$bin" check "$fx/failures" "$tmp/q.expect"
 
