@@ -607,7 +607,7 @@ static void dump_array(const char *src, const char *dst)
 {
 	static const char *const files[] = {
 		"current_tracer", "trace_clock", "buffer_size_kb",
-		"buffer_total_size_kb", "tracing_on", "tracing_cpumask",
+		"buffer_total_size_kb", "tracing_cpumask",
 		"set_event", "set_event_pid", "set_ftrace_filter",
 		"set_ftrace_notrace", "set_ftrace_pid", "set_graph_function",
 		"set_graph_notrace", "trace_options", "error_log",
@@ -675,21 +675,6 @@ static void set_tracing_off(const char *dir)
 	free(p);
 }
 
-/* nothing the collector does afterwards may be traced */
-static void stop_tracing(char **names)
-{
-	char *inst = path_join(C.tracefs, "instances");
-
-	set_tracing_off(C.tracefs);
-	for (char **p = names; *p; p++) {
-		char *d = path_join(inst, *p);
-
-		set_tracing_off(d);
-		free(d);
-	}
-	free(inst);
-}
-
 /* fn(SRC, DST) for each instance: its tracefs directory, its bundle one */
 static void each_instance(char **names, void (*fn)(const char *, const char *))
 {
@@ -705,6 +690,23 @@ static void each_instance(char **names, void (*fn)(const char *, const char *))
 		free(d);
 	}
 	free(inst);
+}
+
+/*
+ * An array's tracing_on as the boot left it goes into the bundle, then
+ * tracing stops there: nothing the collector does afterwards may be traced.
+ */
+static void stop_array(const char *src, const char *dst)
+{
+	if (!mkdirs(dst))
+		copy_to(src, "tracing_on", dst);
+	set_tracing_off(src);
+}
+
+static void stop_tracing(char **names)
+{
+	stop_array(C.tracefs, "tracefs");
+	each_instance(names, stop_array);
 }
 
 /*

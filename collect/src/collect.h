@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define BUNDLE_FORMAT	"boottrace-bundle-1"
+#define BUNDLE_FORMAT	"boottrace-bundle-2"
 #define COLLECT_VERSION	"1"
 
 /* collect.c (the unit tests build it with -Dmain=collect_main) */

@@ -57,6 +57,7 @@ fake_tracefs()
 	echo 'applied ftrace.event.sched.sched_switch.enable' >"$t/boot_status"
 	echo 'nop function' >"$t/available_tracers"
 	fake_array "$t/instances/foo"
+	echo 0 >"$t/instances/foo/tracing_on"
 	echo 1 >"$t/instances/foo/events/synthetic/wake_lat/enable"
 	echo '  trace_boot: error: bad' >"$t/instances/foo/error_log"
 }
@@ -67,7 +68,8 @@ t_is "$?" 0 "a complete bundle: exit 0"
 t_is "$out" "" "and nothing on stderr"
 t_is "$(cat fs/tracing_on fs/instances/foo/tracing_on)" "$(printf '0\n0')" \
 	"tracing stopped in the top array and the instance"
-t_is "$(cat b/tracefs/tracing_on)" 0 "the bundle shows tracing_on 0"
+t_is "$(cat b/tracefs/tracing_on b/tracefs/instances/foo/tracing_on)" "$(printf '1\n0')" \
+	"the bundle keeps tracing_on as the boot left it"
 t_is "$(cat b/tracefs/trace_clock)" '[local] global counter' "trace_clock copied byte for byte"
 t_is "$(cat b/tracefs/per_cpu/cpu1/stats)" "$(cat fs/per_cpu/cpu1/stats)" "per-CPU stats"
 t_is "$(cd b/tracefs/events && echo */*)" \
@@ -91,7 +93,7 @@ t_ok "proc/bootconfig is always there" test -f b/proc/bootconfig
 t_ok "dmesg without syslog prefixes" bash -c '[ -s b/dmesg ] && ! grep -q "^<[0-9]*>" b/dmesg'
 t_is "$(cut -d' ' -f3 b/uname)" "$(uname -r)" "uname"
 t_is "$(sed -n 's/^format=//p;s/^complete=//p;s/^collect_errors=//p' b/metadata | tr '\n' ' ')" \
-	"boottrace-bundle-1 0 yes " "metadata: format, no errors, complete"
+	"boottrace-bundle-2 0 yes " "metadata: format, no errors, complete"
 t_is "$(sed -n 's/^kernel_release_guest=//p' b/metadata)" "$(uname -r)" "metadata: the release"
 t_grep b/metadata '^guest_uptime_at_collect=[0-9]+\.[0-9]+$' "metadata: uptime at collection"
 t_is "$(cat b/collect.status)" errors=0 "collect.status"

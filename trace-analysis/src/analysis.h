@@ -72,6 +72,9 @@ struct instance {
 	char *name;		/* "" for the top buffer */
 	char *dir;		/* its directory in the bundle */
 	char *tracer, *clock, *buffer_size_kb, *cpumask, *options;
+	char *clock_name;	/* the selected trace_clock, or NULL */
+	bool clock_ns;		/* its timestamps are nanoseconds */
+	int tracing_on;		/* as the collector found it; -1: unknown */
 	char *set_event, *ftrace_filter, *ftrace_notrace, *error_log;
 	struct cpu_stat *cpus;
 	size_t ncpus;
@@ -154,6 +157,7 @@ struct analysis {
 	char *path;
 	struct kv *meta;
 	size_t nmeta;
+	int format;		/* N of format=boottrace-bundle-N */
 	struct instance *inst;
 	size_t ninst;
 	bool trace_ok;
@@ -162,6 +166,7 @@ struct analysis {
 	uint64_t first_ts, last_ts;
 	struct initcall *initcalls;	/* from trace.dat, in start order */
 	size_t ninitcalls;
+	char *initcalls_untimed;	/* initcalls left out: no ns clock */
 	struct initcall *hist_initcalls; /* from a latency histogram */
 	size_t nhist_initcalls;
 	char *hist_initcalls_src;	/* "instance:group:event" */

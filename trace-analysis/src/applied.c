@@ -330,6 +330,30 @@ static void check_event_key(struct actx *c, struct req *r,
 	free(ge);
 }
 
+/*
+ * tracing_on as the collector found it (bundle format 2): a traceon or
+ * traceoff trigger may have turned it since, so only a match is a verdict.
+ */
+static void check_tracing_on(struct req *r, const struct instance *in)
+{
+	char *end;
+	int on = strtoul(r->vals[0], &end, 10) != 0;	/* as kstrtoul() */
+
+	if (end == r->vals[0] || *end)
+		set_result(r, SET_UNCHECKED, xstrdup("not a number"));
+	else if (in->tracing_on < 0)
+		set_result(r, SET_UNCHECKED, xstrdup("tracing_on not in the "
+			   "bundle (format 1: the collector stopped tracing "
+			   "before the dump)"));
+	else if (in->tracing_on == on)
+		set_result(r, SET_APPLIED, xasprintf("tracing_on %d",
+			   in->tracing_on));
+	else
+		set_result(r, SET_UNCHECKED, xasprintf("tracing_on is %d at "
+			   "collection (a traceon/traceoff trigger may have "
+			   "turned it)", in->tracing_on));
+}
+
 static void check_clock(struct req *r, const struct instance *in)
 {
 	char *want = xasprintf("[%s]", r->vals[0]);
@@ -387,8 +411,7 @@ static void check_one(struct actx *c, struct req *r)
 		check_each(r, in->options, false, "trace_options");
 		break;
 	case BCONF_TK_TRACING_ON:
-		set_result(r, SET_UNCHECKED, xstrdup("the collector stops "
-			   "tracing before the dump"));
+		check_tracing_on(r, in);
 		break;
 	case BCONF_TK_TRACE_CLOCK:
 		check_clock(r, in);

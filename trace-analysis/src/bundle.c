@@ -23,6 +23,7 @@
  */
 static const char *const bundle_formats[] = {
 	"boottrace-bundle-1",
+	"boottrace-bundle-2",	/* tracing_on as found, not 0 */
 };
 
 void analysis_problem(struct analysis *a, const char *fmt, ...)
@@ -141,6 +142,7 @@ static int read_metadata(struct analysis *a, char **err)
 		free(known);
 		goto fail;
 	}
+	a->format = (int)i + 1;
 	free(t);
 	free(path);
 	return 0;
@@ -398,10 +400,50 @@ static char *inst_text(struct analysis *a, struct instance *in,
 	return t;
 }
 
+/*
+ * The clocks whose timestamps are not nanoseconds (in_ns = 0 in the
+ * kernel's trace_clocks[] and ARCH_TRACE_CLOCKS): an event count, jiffies
+ * in USER_HZ ticks, CPU cycles, the timebase.
+ */
+static bool clock_in_ns(const char *name)
+{
+	static const char *const raw[] = {
+		"counter", "uptime", "x86-tsc", "ppc-tb",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(raw); i++)
+		if (!strcmp(name, raw[i]))
+			return false;
+	return true;
+}
+
+/* The selected clock of a trace_clock file: "local [global] counter". */
+static void read_clock(struct instance *in)
+{
+	const char *b = in->clock ? strchr(in->clock, '[') : NULL;
+	const char *e = b ? strchr(b, ']') : NULL;
+
+	in->clock_ns = true;
+	if (!e || e == b + 1)
+		return;
+	in->clock_name = xstrndup(b + 1, (size_t)(e - b - 1));
+	in->clock_ns = clock_in_ns(in->clock_name);
+}
+
 static void read_instance(struct analysis *a, struct instance *in)
 {
 	in->tracer = inst_text(a, in, "current_tracer");
 	in->clock = inst_text(a, in, "trace_clock");
+	read_clock(in);
+	in->tracing_on = -1;
+	if (a->format >= 2) {
+		char *on = inst_text(a, in, "tracing_on");
+
+		if (on && (!strcmp(on, "0") || !strcmp(on, "1")))
+			in->tracing_on = *on - '0';
+		free(on);
+	}
 	in->buffer_size_kb = inst_text(a, in, "buffer_size_kb");
 	in->cpumask = inst_text(a, in, "tracing_cpumask");
 	in->options = inst_text(a, in, "trace_options");
@@ -570,6 +612,7 @@ static void free_instance(struct instance *in)
 	free(in->dir);
 	free(in->tracer);
 	free(in->clock);
+	free(in->clock_name);
 	free(in->buffer_size_kb);
 	free(in->cpumask);
 	free(in->options);
@@ -637,6 +680,7 @@ void analysis_free(struct analysis *a)
 	free_initcalls(a->initcalls, a->ninitcalls);
 	free_initcalls(a->hist_initcalls, a->nhist_initcalls);
 	free(a->hist_initcalls_src);
+	free(a->initcalls_untimed);
 	for (i = 0; i < a->nkprobes; i++) {
 		free(a->kprobes[i].name);
 		free(a->kprobes[i].def);

@@ -298,7 +298,8 @@ static void event_losses(struct analysis *a, const struct instance *in)
 					 xstrdup("histogram full: raise its "
 						 "size="));
 		}
-		if (enabled && a->trace_ok &&
+		/* a buffer the boot left with tracing off records nothing */
+		if (enabled && a->trace_ok && in->tracing_on != 0 &&
 		    !event_count(in, ev->system, ev->name) &&
 		    !(ev->hist.n && hits))
 			add_loss(a, LOSS_NEVER_FIRED, in,

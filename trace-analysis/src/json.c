@@ -100,6 +100,18 @@ static void jw_kbool(struct jw *w, const char *k, bool v)
 	fputs(v ? "true" : "false", w->f);
 }
 
+/* a boolean that may be unknown (< 0): null */
+static void jw_kbool3(struct jw *w, const char *k, int v)
+{
+	if (v >= 0) {
+		jw_kbool(w, k, v);
+		return;
+	}
+	jw_key(w, k);
+	jw_sep(w);
+	fputs("null", w->f);
+}
+
 /* "key":[ ... ] of strings */
 static void jw_kstrings(struct jw *w, const char *k, char **v, size_t n)
 {
@@ -149,6 +161,7 @@ static void j_trace(const struct analysis *a, struct jw *w)
 	jw_knum(w, "records", a->total_records);
 	jw_knum(w, "first_ts_ns", a->first_ts);
 	jw_knum(w, "last_ts_ns", a->last_ts);
+	jw_kstr(w, "initcalls_untimed", a->initcalls_untimed);
 	jw_close(w, '}');
 }
 
@@ -249,7 +262,10 @@ static void j_instance(const void *elem, struct jw *w)
 	jw_open(w, '{');
 	jw_kstr(w, "name", inst_label(in));
 	jw_kstr(w, "tracer", in->tracer);
+	jw_kbool3(w, "tracing_on", in->tracing_on);
 	jw_kstr(w, "trace_clock", in->clock);
+	jw_kstr(w, "clock", in->clock_name);
+	jw_kbool(w, "clock_in_ns", in->clock_ns);
 	jw_kstr(w, "buffer_size_kb", in->buffer_size_kb);
 	jw_kbool(w, "in_trace", in->in_trace);
 	jw_knum(w, "records", in->nrecords);

@@ -35,6 +35,7 @@ struct pctx {
 	const struct analysis *a;
 	size_t instants;
 	size_t skipped;
+	size_t untimed;		/* buffers left out: their clock is no time */
 	bool *used;		/* [instance * MAX_CPUS + cpu]: has events */
 	struct trace_seq seq;
 	bool first;		/* no element written yet */
@@ -248,7 +249,7 @@ static size_t inst_index(const struct analysis *a, const char *name)
 static void instants(const struct analysis *a, struct pctx *p)
 {
 	char *path = bundle_file(a, "trace.dat");
-	struct tracecmd_input *top, **hs;
+	struct tracecmd_input *top, **hs, **timed;
 	int i, n, nh = 1;
 
 	top = a->trace_ok ? tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
@@ -272,10 +273,23 @@ static void instants(const struct analysis *a, struct pctx *p)
 		hs[nh++] = h;
 	}
 	/*
-	 * In time order over all buffers (unlike trace.c): past MAX_INSTANTS
-	 * the export keeps the earliest events, whichever buffer has them.
+	 * In time order over the buffers whose clock counts time (a counter
+	 * clock's records would all sit at 0; unlike trace.c): past
+	 * MAX_INSTANTS the export keeps the earliest events, whichever buffer
+	 * has them.
 	 */
-	tracecmd_iterate_events_multi(hs, nh, on_record, p);
+	timed = xcalloc((size_t)nh, sizeof(*timed));
+	for (i = n = 0; i < nh; i++) {
+		size_t k = (size_t)(intptr_t)tracecmd_get_private(hs[i]);
+
+		if (k < a->ninst && !a->inst[k].clock_ns)
+			p->untimed++;
+		else
+			timed[n++] = hs[i];
+	}
+	if (n)
+		tracecmd_iterate_events_multi(timed, n, on_record, p);
+	free(timed);
 	for (i = nh - 1; i >= 0; i--)
 		tracecmd_close(hs[i]);
 	free(hs);
@@ -300,8 +314,8 @@ int write_perfetto(const struct analysis *a, const char *path)
 	fputs("\n],\"otherData\":{\"bundle\":", p.f);
 	bconf_json_string(p.f, a->path);
 	fprintf(p.f, ",\"initcall_slices\":%zu,\"instants\":%zu,"
-		"\"instants_left_out\":%zu}}\n", slices, p.instants,
-		p.skipped);
+		"\"instants_left_out\":%zu,\"buffers_left_out\":%zu}}\n",
+		slices, p.instants, p.skipped, p.untimed);
 	trace_seq_destroy(&p.seq);
 	free(p.used);
 	if (fclose(p.f))

@@ -127,10 +127,13 @@ static void text_header(const struct analysis *a, FILE *f)
 		msg && *msg ? ")" : "");
 	if (w && *w)
 		fprintf(f, "warnings    %s\n", w);
-	if (a->trace_ok)
+	if (a->trace_ok && a->first_ts != a->last_ts)
 		fprintf(f, "trace.dat   %" PRIu64 " records in %zu buffers, "
 			"%.6f .. %.6f s\n", a->total_records, a->ninst,
 			ns_to_s(a->first_ts), ns_to_s(a->last_ts));
+	else if (a->trace_ok)
+		fprintf(f, "trace.dat   %" PRIu64 " records in %zu buffers\n",
+			a->total_records, a->ninst);
 	else
 		fprintf(f, "trace.dat   %s\n", a->trace_error);
 	text_summary(a, f);
@@ -143,6 +146,13 @@ static void text_initcalls(const struct analysis *a, size_t top, FILE *f)
 
 	if (!n && a->hist_initcalls_src)
 		return;		/* the histogram's table answers it */
+	if (!n && a->initcalls_untimed) {
+		fprintf(f, "\nInitcalls from trace.dat (initcall_start/finish): "
+			"no durations\n  %s: for durations, trace them in a "
+			"buffer whose trace_clock is global or local\n",
+			a->initcalls_untimed);
+		return;
+	}
 	for (i = 0; i < n; i++)
 		total += a->initcalls[i].dur_ns;
 	fprintf(f, "\nInitcalls from trace.dat (initcall_start/finish): %zu, "
@@ -203,6 +213,7 @@ static void text_hist_initcalls(const struct analysis *a, size_t top, FILE *f)
 static void text_events(const struct analysis *a, FILE *f)
 {
 	size_t i, j, rows = 0;
+	bool untimed = false;
 
 	fprintf(f, "\nEvents in trace.dat\n");
 	fprintf(f, "  %-10s %-40s %10s %12s %12s\n", "buffer", "event",
@@ -217,15 +228,26 @@ static void text_events(const struct analysis *a, FILE *f)
 			if (!ec->name)
 				continue;
 			name = xasprintf("%s:%s", ec->system, ec->name);
-			fprintf(f, "  %-10s %-40s %10" PRIu64 " %12.6f %12.6f\n",
-				inst_label(in), name, ec->count,
-				ns_to_s(ec->first_ts), ns_to_s(ec->last_ts));
+			if (in->clock_ns)
+				fprintf(f, "  %-10s %-40s %10" PRIu64
+					" %12.6f %12.6f\n", inst_label(in),
+					name, ec->count, ns_to_s(ec->first_ts),
+					ns_to_s(ec->last_ts));
+			else
+				fprintf(f, "  %-10s %-40s %10" PRIu64 " %11"
+					PRIu64 "* %11" PRIu64 "*\n",
+					inst_label(in), name, ec->count,
+					ec->first_ts, ec->last_ts);
 			free(name);
 			rows++;
+			untimed |= !in->clock_ns;
 		}
 	}
 	if (!rows)
 		fprintf(f, "  (no records)\n");
+	if (untimed)
+		fprintf(f, "  * raw values of a clock that does not count time "
+			"(counter, uptime, x86-tsc: see Buffers)\n");
 }
 
 static int cmp_func(const void *x, const void *y)
@@ -410,27 +432,35 @@ static void text_instances(const struct analysis *a, FILE *f)
 	size_t i;
 
 	fprintf(f, "\nBuffers\n");
-	fprintf(f, "  %-10s %-10s %-8s %12s %10s %8s\n", "buffer", "tracer",
-		"clock", "KiB/cpu", "records", "lost");
+	fprintf(f, "  %-10s %-10s %-7s %-8s %12s %10s %8s\n", "buffer",
+		"tracer", "tracing", "clock", "KiB/cpu", "records", "lost");
 	for (i = 0; i < a->ninst; i++) {
 		const struct instance *in = &a->inst[i];
-		const char *clk = in->clock ? strchr(in->clock, '[') : NULL;
-		char clock[32] = "?";
 		uint64_t lost = analysis_lost(a, inst_label(in));
 
-		if (clk)
-			sscanf(clk, "[%31[^]]", clock);
-		fprintf(f, "  %-10s %-10s %-8s %12s %10" PRIu64 " %8" PRIu64
-			"%s\n", inst_label(in), in->tracer ? in->tracer : "?",
-			clock, in->buffer_size_kb ? in->buffer_size_kb : "?",
+		fprintf(f, "  %-10s %-10s %-7s %-8s %12s %10" PRIu64 " %8"
+			PRIu64 "%s\n", inst_label(in),
+			in->tracer ? in->tracer : "?", in->tracing_on < 0 ? "?" :
+			in->tracing_on ? "on" : "off",
+			in->clock_name ? in->clock_name : "?",
+			in->buffer_size_kb ? in->buffer_size_kb : "?",
 			in->nrecords, lost, in->in_trace ? "" :
 			"  (not in trace.dat)");
 	}
 }
 
-static void text_losses(const struct analysis *a, FILE *f)
+static bool same_run(const struct loss *x, const struct loss *y)
 {
-	size_t i;
+	return x->kind == y->kind && !strcmp(x->instance, y->instance);
+}
+
+/*
+ * One row a finding; of a run of never_fired findings in one buffer (a
+ * whole group or every event enabled), the first @top and a count.
+ */
+static void text_losses(const struct analysis *a, size_t top, FILE *f)
+{
+	size_t i, run = 0;
 
 	fprintf(f, "\nData loss\n");
 	if (!analysis_losses_known(a))
@@ -442,6 +472,15 @@ static void text_losses(const struct analysis *a, FILE *f)
 	for (i = 0; i < a->nlosses; i++) {
 		const struct loss *l = &a->losses[i];
 
+		run = i && same_run(l, &a->losses[i - 1]) ? run + 1 : 1;
+		if (l->kind == LOSS_NEVER_FIRED && run > top) {
+			if (i + 1 < a->nlosses && same_run(l, &a->losses[i + 1]))
+				continue;
+			fprintf(f, "  %-14s %-8s ... %zu more (--top N)\n",
+				loss_kind_name(l->kind), *l->instance ?
+				l->instance : "-", run - top);
+			continue;
+		}
 		fprintf(f, "  %-14s %-8s %-32s %8" PRIu64 "  %s\n",
 			loss_kind_name(l->kind), *l->instance ? l->instance :
 			"-", l->what, l->count, l->detail);
@@ -519,7 +558,7 @@ void report_text(const struct analysis *a, const struct report_opts *o,
 	text_kprobes(a, f);
 	text_hists(a, o->top, f);
 	text_instances(a, f);
-	text_losses(a, f);
+	text_losses(a, o->top, f);
 	text_settings(a, f);
 	if (a->nproblems) {
 		fprintf(f, "\nProblems reading the bundle\n");

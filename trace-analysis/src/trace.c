@@ -394,28 +394,41 @@ static void read_buffer(struct hctx *c, struct tracecmd_input *h)
 	ic_pair_queued(&c->ic);
 }
 
-/* The buffers' totals; keep the initcalls of the one that saw the most. */
+/*
+ * The buffers' totals; keep the initcalls of the one that saw the most.
+ * The time range and the initcalls come from buffers whose clock counts
+ * nanoseconds only: a counter or cycle clock has no durations.
+ */
 static void take_buffers(struct tctx *t)
 {
 	struct analysis *a = t->a;
-	struct hctx *best = NULL;
+	struct hctx *best = NULL, *untimed = NULL;
+	bool have_ts = false;
 	int i;
 
 	for (i = 0; i < t->n; i++) {
 		const struct instance *in = t->h[i].in;
 
-		if (!in->nrecords)
-			continue;
-		if (!a->total_records || in->first_ts < a->first_ts)
-			a->first_ts = in->first_ts;
-		if (!a->total_records || in->last_ts > a->last_ts)
-			a->last_ts = in->last_ts;
 		a->total_records += in->nrecords;
+		if (!in->nrecords || !in->clock_ns)
+			continue;
+		if (!have_ts || in->first_ts < a->first_ts)
+			a->first_ts = in->first_ts;
+		if (!have_ts || in->last_ts > a->last_ts)
+			a->last_ts = in->last_ts;
+		have_ts = true;
 	}
-	for (i = 0; i < t->n; i++)
-		if (t->h[i].ic.ncalls &&
-		    (!best || t->h[i].ic.ncalls > best->ic.ncalls))
-			best = &t->h[i];
+	for (i = 0; i < t->n; i++) {
+		struct hctx *h = &t->h[i];
+		struct hctx **pick = h->in->clock_ns ? &best : &untimed;
+
+		if (h->ic.ncalls && (!*pick || h->ic.ncalls > (*pick)->ic.ncalls))
+			*pick = h;
+	}
+	if (!best && untimed)
+		a->initcalls_untimed = xasprintf("%zu in buffer %s, whose "
+			"clock (%s) does not count time", untimed->ic.ncalls,
+			inst_label(untimed->in), untimed->in->clock_name);
 	for (i = 0; i < t->n; i++) {
 		struct ic_pairing *p = &t->h[i].ic;
 

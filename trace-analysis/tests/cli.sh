@@ -148,7 +148,7 @@ has "failure count" '4 of 10 settings FAILED'
 has "tiny buffer overrun" '^  overrun +tiny +cpu0 +[1-9]'
 # losses counted once per buffer and CPU: the overruns, not again as
 # trace.dat's gaps (the reader's view of the same overwritten events)
-has "tiny lost once" '^  tiny +function +local +11 +671 +464290$'
+has "tiny lost once" '^  tiny +function +\? +local +11 +671 +464290$'
 if grep -q '^  missed' "$tmp/out"; then bad "gaps not counted twice"; else ok "gaps not counted twice"; fi
 has "function summary" '^Functions traced in tiny \(function tracer, filter of 384 functions\): 671 calls of 59 functions, 464290 more records lost$'
 has "function summary top" '^  1 +kmem_cache_alloc +199 +29.7%$'
@@ -563,7 +563,7 @@ run "random metadata" 2 "$bin" report "$tmp/b"
 has "random metadata message" "b/metadata(:1: not a key=value line|: binary data)" "$tmp/err"
 printf 'format=boottrace-bundle-99\n' >"$tmp/b/metadata"
 run "unknown format" 2 "$bin" report "$tmp/b"
-has "unknown format message" 'b/metadata: format=boottrace-bundle-99 is not a bundle format this trace-analysis reads \(it reads boottrace-bundle-1\)' "$tmp/err"
+has "unknown format message" 'b/metadata: format=boottrace-bundle-99 is not a bundle format this trace-analysis reads \(it reads boottrace-bundle-1, boottrace-bundle-2\)' "$tmp/err"
 run "unknown format, diff" 2 "$bin" diff "$fx/initcalls" "$tmp/b"
 run "unknown format, check" 2 "$bin" check "$tmp/b" "$top/examples/default.expect"
 printf 'kernel_release=6.1\n' >"$tmp/b/metadata"
@@ -627,6 +627,63 @@ has "foreign option named" "trace-analysis report: unrecognized option '--thresh
 run "check --top is not check's" 2 "$bin" check "$fx/initcalls" "$top/examples/default.expect" --top 3
 run "report needs one bundle" 2 "$bin" report "$fx/initcalls" "$fx/failures"
 has "arity message" 'trace-analysis report: needs one BUNDLE \(see trace-analysis report --help\)' "$tmp/err"
+
+# --- tracing_on (bundle format 2 keeps it as the boot left it) and
+# never_fired: a copy of failures with sched events enabled in badtracer
+# that recorded nothing
+cp -r "$fx/failures" "$tmp/on"
+for e in sched_switch sched_wakeup sched_waking sched_process_exec; do
+	mkdir -p "$tmp/on/tracefs/instances/badtracer/events/sched/$e"
+	echo 1 >"$tmp/on/tracefs/instances/badtracer/events/sched/$e/enable"
+done
+echo 'sched:*' >"$tmp/on/tracefs/instances/badtracer/set_event"
+run "format 1: tracing_on unknown" 1 "$bin" report "$tmp/on" --json
+if jq -e '[.instances[].tracing_on] == [null, null, null] and
+	([.data_loss[] | select(.kind == "never_fired" and .instance == "badtracer")] | length == 4)' \
+	"$tmp/out" >/dev/null; then ok "format 1: tracing_on null, the silent events are never_fired"; else
+	bad "format 1: tracing_on null, the silent events are never_fired"; fi
+run "report --top 3" 1 "$bin" report "$tmp/on" --top 3
+has "never_fired past --top is one row" '^  never_fired +badtracer +\.\.\. 1 more \(--top N\)$'
+has "tracing column unknown" '^  badtracer +nop +\? +local '
+sed -i 's/^format=.*/format=boottrace-bundle-2/' "$tmp/on/metadata"
+echo 1 >"$tmp/on/tracefs/tracing_on"
+echo 1 >"$tmp/on/tracefs/instances/tiny/tracing_on"
+run "format 2: tracing off in badtracer" 1 "$bin" report "$tmp/on" --json
+if jq -e '([.instances[] | {(.name): .tracing_on}] | add == {top: true, badtracer: false, tiny: true})
+	and ([.data_loss[] | select(.kind == "never_fired")] | length == 0)' "$tmp/out" >/dev/null; then
+	ok "format 2: tracing_on read, no never_fired where tracing was off"; else
+	bad "format 2: tracing_on read, no never_fired where tracing was off"; fi
+"$here/schema_check.py" "$here/../report.schema.json" "$tmp/out" >"$tmp/sc" 2>&1 &&
+	ok "format 2 report matches the schema" || bad "format 2 report matches the schema: $(tail -2 "$tmp/sc")"
+run "report, format 2" 1 "$bin" report "$tmp/on"
+has "tracing column" '^  badtracer +nop +off +local '
+has "tracing column on" '^  tiny +function +on +local '
+echo 1 >"$tmp/on/tracefs/instances/badtracer/tracing_on"
+run "format 2: tracing on in badtracer" 1 "$bin" report "$tmp/on" --json
+if jq -e '[.data_loss[] | select(.kind == "never_fired")] | length == 4' "$tmp/out" >/dev/null; then
+	ok "format 2: never_fired where tracing was on"; else bad "format 2: never_fired where tracing was on"; fi
+
+# --- a clock that does not count time: no durations, no time range
+cp -r "$fx/initcalls" "$tmp/ctr"
+echo 'local global [counter] uptime perf' >"$tmp/ctr/tracefs/trace_clock"
+# (exit 1: kernel.trace_clock = global is no longer what the buffer has)
+run "counter clock" 1 "$bin" report "$tmp/ctr"
+has "counter: no durations" '^Initcalls from trace.dat \(initcall_start/finish\): no durations$'
+has "counter: says why" '^  263 in buffer top, whose clock \(counter\) does not count time: '
+has "counter: no time range" '^trace.dat   8013 records in 1 buffers$'
+has "counter: raw values marked" '^  top +initcall:initcall_start +263 +[0-9]+\* +[0-9]+\*$'
+run "counter clock, json" 1 "$bin" report "$tmp/ctr" --json
+if jq -e '(.initcalls | length == 0) and (.trace.initcalls_untimed | test("^263 in buffer top"))
+	and .instances[0].clock == "counter" and .instances[0].clock_in_ns == false' "$tmp/out" >/dev/null
+then ok "counter: json says so"; else bad "counter: json says so"; fi
+run "counter clock, perfetto" 1 "$bin" report "$tmp/ctr" --perfetto "$tmp/ctr.json"
+if jq -e '.otherData.buffers_left_out == 1 and .otherData.instants == 0 and
+	.otherData.initcall_slices == 0' "$tmp/ctr.json" >/dev/null; then
+	ok "counter: perfetto leaves the buffer out"; else bad "counter: perfetto leaves the buffer out"; fi
+run "svg of counter clock initcalls" 2 "$bin" report "$tmp/ctr" --svg "$tmp/x.svg"
+sed -i 's/\[counter\]/counter/; s/perf/[x86-tsc]/' "$tmp/ctr/tracefs/trace_clock"
+run "x86-tsc clock" 1 "$bin" report "$tmp/ctr"
+has "x86-tsc: no durations" 'whose clock \(x86-tsc\) does not count time'
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
