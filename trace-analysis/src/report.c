@@ -432,13 +432,13 @@ static void text_instances(const struct analysis *a, FILE *f)
 	size_t i;
 
 	fprintf(f, "\nBuffers\n");
-	fprintf(f, "  %-10s %-10s %-7s %-8s %12s %10s %8s\n", "buffer",
+	fprintf(f, "  %-10s %-14s %-7s %-8s %12s %10s %8s\n", "buffer",
 		"tracer", "tracing", "clock", "KiB/cpu", "records", "lost");
 	for (i = 0; i < a->ninst; i++) {
 		const struct instance *in = &a->inst[i];
 		uint64_t lost = analysis_lost(a, inst_label(in));
 
-		fprintf(f, "  %-10s %-10s %-7s %-8s %12s %10" PRIu64 " %8"
+		fprintf(f, "  %-10s %-14s %-7s %-8s %12s %10" PRIu64 " %8"
 			PRIu64 "%s\n", inst_label(in),
 			in->tracer ? in->tracer : "?", in->tracing_on < 0 ? "?" :
 			in->tracing_on ? "on" : "off",
