@@ -212,6 +212,8 @@ const char *inst_label(const struct instance *in);
 const char *loss_kind_name(enum loss_kind k);
 /* Records lost in buffer @inst (its label), each loss counted once. */
 uint64_t analysis_lost(const struct analysis *a, const char *inst);
+/* Whether a buffer whose clock counts time has records (first_ts..). */
+bool analysis_timed_records(const struct analysis *a);
 /* Whether trace.dat was read to its end (else the losses are a floor). */
 bool analysis_losses_known(const struct analysis *a);
 size_t analysis_failed_settings(const struct analysis *a);

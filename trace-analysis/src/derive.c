@@ -261,6 +261,17 @@ static void cpu_losses(struct analysis *a, const struct instance *in)
 	}
 }
 
+/* Records in buffers whose clock counts time: a->first_ts..last_ts. */
+bool analysis_timed_records(const struct analysis *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->ninst; i++)
+		if (a->inst[i].nrecords && a->inst[i].clock_ns)
+			return true;
+	return false;
+}
+
 bool analysis_losses_known(const struct analysis *a)
 {
 	return a->trace_ok && !a->trace_error;

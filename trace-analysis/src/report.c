@@ -127,7 +127,7 @@ static void text_header(const struct analysis *a, FILE *f)
 		msg && *msg ? ")" : "");
 	if (w && *w)
 		fprintf(f, "warnings    %s\n", w);
-	if (a->trace_ok && a->first_ts != a->last_ts)
+	if (a->trace_ok && analysis_timed_records(a))
 		fprintf(f, "trace.dat   %" PRIu64 " records in %zu buffers, "
 			"%.6f .. %.6f s\n", a->total_records, a->ninst,
 			ns_to_s(a->first_ts), ns_to_s(a->last_ts));
