@@ -182,22 +182,41 @@ static void text_initcalls(const struct analysis *a, size_t top, FILE *f)
 	free(idx);
 }
 
+/*
+ * The level and start of a histogram's initcall come from trace.dat's
+ * initcall events: without them (no row has either) the columns are left
+ * out.
+ */
 static void text_hist_initcalls(const struct analysis *a, size_t top, FILE *f)
 {
 	size_t *idx, i, n = a->nhist_initcalls, shown;
+	bool placed = false;
 
 	if (!a->hist_initcalls_src)
 		return;
+	for (i = 0; i < n && !placed; i++)
+		placed = a->hist_initcalls[i].start_ns ||
+			 a->hist_initcalls[i].level;
 	fprintf(f, "\nInitcall latency from histogram %s: %zu functions\n",
 		a->hist_initcalls_src, n);
 	idx = initcalls_by_duration(a->hist_initcalls, n);
 	shown = n < top ? n : top;
-	fprintf(f, "  %-4s %-36s %-14s %12s %8s %14s\n", "#", "function",
-		"level", "start (s)", "calls", "latency us");
+	if (placed)
+		fprintf(f, "  %-4s %-36s %-14s %12s %8s %14s\n", "#",
+			"function", "level", "start (s)", "calls",
+			"latency us");
+	else
+		fprintf(f, "  %-4s %-36s %8s %14s\n", "#", "function", "calls",
+			"latency us");
 	for (i = 0; i < shown; i++) {
 		const struct initcall *ic = &a->hist_initcalls[idx[i]];
 		char start[24] = "-";
 
+		if (!placed) {
+			fprintf(f, "  %-4zu %-36s %8" PRIu64 " %14" PRIu64 "\n",
+				i + 1, ic->func, ic->count, ic->dur_ns / 1000);
+			continue;
+		}
 		if (ic->start_ns)
 			snprintf(start, sizeof(start), "%.6f",
 				 ns_to_s(ic->start_ns));

@@ -237,7 +237,8 @@ if jq -e '.settings_summary.source == "boot_status" and .settings_summary.all_ap
 # --- the default example's text state (no trace.dat)
 run "report default" 0 "$bin" report "$fx/default"
 has "synthetic hist table" 'histogram top:synthetic:initcall_latency: 262 functions'
-has "hist initcall columns" '^  1 +virtio_pci_driver_init +- +- +1 +2246248$'
+# (no trace.dat initcalls to place the rows: no level and start columns)
+has "hist initcall columns" '^  1 +virtio_pci_driver_init +1 +2246248$'
 if grep -q 'Initcalls from trace.dat' "$tmp/out"; then bad "no empty trace.dat initcall table"; else
 	ok "no empty trace.dat initcall table"; fi
 has "hist sorted by value" '^    virtio_pci_driver_init, 2246248 +hitcount 1 +lat 2246248$'
@@ -249,6 +250,11 @@ has "kprobe profile" 'vfs_read +hits 8031'
 has "default all applied" 'all settings applied \(15 applied'
 has "missing trace.dat" 'trace.dat: missing'
 has "buffer_size 1MB applied" 'applied +ftrace.buffer_size = "1MB"'
+# with them (the default fixture's histogram in a copy of initcalls)
+cp -r "$fx/initcalls" "$tmp/hc"
+cp -r "$fx/default/tracefs/events/synthetic" "$tmp/hc/tracefs/events/"
+run "report, histogram rows placed" 0 "$bin" report "$tmp/hc"
+has "hist initcall columns placed" '^  1 +virtio_pci_driver_init +device +1\.491256 +1 +2246248$'
 # without trace.dat the record counts fail, the text-state checks pass
 run "check default.expect" 1 "$bin" check "$fx/default" "$top/examples/default.expect"
 has "check tally" '^9 passed, 5 failed$'
