@@ -711,7 +711,7 @@ static void check_usage(FILE *f)
 	      "\n"
 	      "Verify a bundle against an expectations file (one expectation "
 	      "per line,\n"
-	      "README.md lists them).\n"
+	      "trace-analysis(1) lists them).\n"
 	      "\n"
 	      "  --json            the results as JSON on stdout\n"
 	      "  --ktap            the results as KTAP version 1 (one test "
