@@ -237,7 +237,8 @@ static bool parse_abs(const char *s, uint64_t *out)
 	return true;
 }
 
-static char *parse_spec(struct rule *r, char *spec)
+/* Parses @spec into @r; an error message, with *@at the word at fault. */
+static char *parse_spec(struct rule *r, char *spec, char **at)
 {
 	char *save = NULL, *t;
 	bool any = false;
@@ -249,6 +250,7 @@ static char *parse_spec(struct rule *r, char *spec)
 		char *end;
 
 		any = true;
+		*at = t;
 		if (!strcmp(t, "ignore")) {
 			r->ignore = true;
 		} else if (!strncmp(t, "abs=", 4)) {
@@ -271,7 +273,7 @@ static char *parse_spec(struct rule *r, char *spec)
 
 static int load_rules(const char *path, struct rule **out, size_t *n)
 {
-	char *text = NULL, *line, *next, *err;
+	char *text = NULL, *line, *next, *err, *at;
 	unsigned int lineno = 0;
 	size_t i, cap = 0;
 	int r;
@@ -300,10 +302,11 @@ static int load_rules(const char *path, struct rule **out, size_t *n)
 		sp = strpbrk(t, " \t");
 		ru.pattern = xstrndup(t, sp ? (size_t)(sp - t) : strlen(t));
 		ru.line = lineno;
-		err = parse_spec(&ru, sp ? sp : (char *)"");
+		at = t;
+		err = parse_spec(&ru, sp ? sp : (char *)"", &at);
 		if (err) {
-			fprintf(stderr, "trace-analysis: %s:%u: %s\n", path,
-				lineno, err);
+			fprintf(stderr, "trace-analysis: %s:%u:%td: %s\n", path,
+				lineno, at - line + 1, err);
 			free(err);
 			free(ru.pattern);
 			free(text);
@@ -318,7 +321,7 @@ static int load_rules(const char *path, struct rule **out, size_t *n)
 		char *spec = xstrdup(defaults[i].spec);
 
 		ru.pattern = xstrdup(defaults[i].pattern);
-		free(parse_spec(&ru, spec));
+		free(parse_spec(&ru, spec, &at));
 		free(spec);
 		GROW(*out, cap, *n + 1);
 		(*out)[(*n)++] = ru;

@@ -380,7 +380,7 @@ if jq -e '.schema == "boottrace-diff-1" and .regressions == 0 and .scale == 1' "
 	ok "diff json schema"; else bad "diff json schema"; fi
 printf 'initcall:* abs=fast\n' >"$tmp/th"
 run "diff bad thresholds" 2 "$bin" diff "$fx/initcalls" "$fx/initcalls" --thresholds "$tmp/th"
-has "bad thresholds names line" 'th:1: .abs=fast.' "$tmp/err"
+has "bad thresholds names line and column" 'th:1:12: .abs=fast.' "$tmp/err"
 # histogram rows keyed without their measured values; a slower initcall
 # and a removed one (as initcall_blacklist= does), named in text and KTAP
 rm -rf "$tmp/d2"
