@@ -868,7 +868,7 @@ static void json_out(const struct bundle_set *a, const struct bundle_set *b,
 static const char *initcall_source(const struct bundle_set *a,
 				   const struct bundle_set *b, bool *use_trace)
 {
-	bool trace = true, hist = true;
+	bool trace = true, hist = true, untimed = false;
 	size_t i;
 
 	for (i = 0; i < a->n + b->n; i++) {
@@ -877,10 +877,12 @@ static const char *initcall_source(const struct bundle_set *a,
 
 		trace &= an->ninitcalls > 0;
 		hist &= an->nhist_initcalls > 0;
+		untimed |= an->initcalls_untimed != NULL;
 	}
 	*use_trace = trace;
 	return trace ? "trace.dat" : hist ? "latency histogram" :
-	       "none (no common source)";
+	       untimed ? "none (trace.dat's are on a clock that does not "
+	       "count time, see report)" : "none (no common source)";
 }
 
 int diff_run(const struct bundle_set *a, const struct bundle_set *b,

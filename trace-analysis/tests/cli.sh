@@ -691,6 +691,8 @@ run "svg of counter clock initcalls" 2 "$bin" report "$tmp/ctr" --svg "$tmp/x.sv
 sed -i 's/\[counter\]/counter/; s/perf/[x86-tsc]/' "$tmp/ctr/tracefs/trace_clock"
 run "x86-tsc clock" 1 "$bin" report "$tmp/ctr"
 has "x86-tsc: no durations" 'whose clock \(x86-tsc\) does not count time'
+run "diff of untimed initcalls" 0 "$bin" diff "$tmp/ctr" "$tmp/ctr"
+has "diff says why it has no initcalls" "^initcalls from none \\(trace.dat's are on a clock that does not count time"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
