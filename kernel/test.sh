@@ -236,9 +236,10 @@ if [ "$built" = built ]; then
 	objre='^  (CC|AS)( \[M\])? '
 	# stopped_build N [ARGS]: runs build.sh with the resume test's
 	# arguments (and ARGS) in a session of its own until its log has N more
-	# compiled objects than when it started, then sends SIGTERM to the
-	# script alone (as kill(1) does) and waits.  Sets rc, rlog (the log),
-	# rdir (its build directory) and rleft (processes left in the session).
+	# compiled objects than when it started (N = 0: until its directory is
+	# marked resumable, as make starts), then sends SIGTERM to the script
+	# alone (as kill(1) does) and waits.  Sets rc, rlog (the log), rdir
+	# (its build directory) and rleft (processes left in the session).
 	stopped_build()
 	{
 		local want=$1 base='' have pid
@@ -250,7 +251,9 @@ if [ "$built" = built ]; then
 		rlog=
 		for _ in $(seq 900); do
 			rlog=$(sed -n 's/^boottrace: kernel: \[ *[0-9]*s\] log: //p' "$work/err")
-			if [ -n "$rlog" ] && [ -f "$rlog" ]; then
+			if [ "$want" = 0 ] && [ -n "$rlog" ]; then
+				[ ! -f "$(dirname "$rlog")/resumable" ] || break
+			elif [ -n "$rlog" ] && [ -f "$rlog" ]; then
 				have=$(grep -cE "$objre" "$rlog" || true)
 				[ -n "$base" ] || base=$have
 				[ $((have - base)) -lt "$want" ] || break
@@ -300,8 +303,9 @@ if [ "$built" = built ]; then
 	else
 		not_ok "the same command resumes it there and compiles only what is missing ($before objects, then $after; cut short: $ncut; twice: ${twice:-none})"
 	fi
-	stopped_build 1 --force
+	stopped_build 0 --force
 	if [ "$rdir" != "$dir1" ] && [ ! -e "$dir1" ] && [ -f "$rdir/resumable" ] &&
+		grep -q "kept $rdir: the same command resumes" "$work/err" &&
 		! grep -q 'resuming' "$work/err"; then
 		ok "--force starts over in a new directory and removes the stopped one"
 	else
