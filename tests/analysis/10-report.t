@@ -34,7 +34,8 @@ o=$T_TMP/default.out
 t_is "$R" 0 "default: report exits 0"
 t_grep "$o" '^Initcall latency from histogram top:synthetic:initcall_latency: [0-9]{2,} functions' \
 	"default: initcall table from the synthetic histogram"
-t_grep "$o" '^  1 +[a-z_0-9]+ +[a-z_-]+ +[0-9.-]+ +1 +[0-9]+$' "default: the table has a longest initcall"
+# (rank, function, calls, latency: no trace.dat initcalls place the rows)
+t_grep "$o" '^  1 +[a-z_0-9]+ +1 +[0-9]+$' "default: the table has a longest initcall"
 t_grep "$o" '^  vfs_read +hits [1-9][0-9]* ' "default: kprobe hit count"
 t_grep "$o" '^  top synthetic:initcall_latency  hist:keys=func.sym,lat' "default: synthetic histogram shown"
 t_grep "$o" '^  all settings applied \(' "default: all settings applied"

@@ -538,6 +538,22 @@ static char *next_word(char **s, char **start, char **err)
 	return w;
 }
 
+/* NULL when @kind names a kind of data loss, else the error message. */
+static char *bad_loss_kind(const char *kind)
+{
+	struct sbuf b = { 0 };
+	int k;
+
+	for (k = 0; k < LOSS_NKINDS; k++)
+		if (!strcmp(kind, loss_kind_name(k)))
+			return NULL;
+	sbuf_printf(&b, "'%s' is not a kind of data loss (", kind);
+	for (k = 0; k < LOSS_NKINDS; k++)
+		sbuf_printf(&b, "%s%s", k ? ", " : "", loss_kind_name(k));
+	sbuf_puts(&b, ")");
+	return sbuf_steal(&b);
+}
+
 /*
  * Parse one line into @e; returns an error message or NULL, with *@at
  * where in @line the error is.
@@ -592,6 +608,10 @@ static char *parse_exp(char *line, struct exp *e, char **at)
 			*at = e->w[1];
 			return xasprintf("'%s' is not a CPU list (such as 0 or "
 					 "0-1,4)", e->w[1]);
+		}
+		if (!strcmp(e->w[0], "data-loss") && nargs) {
+			*at = e->w[1];
+			return bad_loss_kind(e->w[1]);
 		}
 		return NULL;
 	}

@@ -291,8 +291,42 @@ uint64_t analysis_lost(const struct analysis *a, const char *inst)
 	return n;
 }
 
+/*
+ * Whether bit @cpu is set in a tracing_cpumask ("3", "00000000,00000001":
+ * hex digits, the lowest CPUs last, commas between words).
+ */
+static bool mask_has(const char *mask, int cpu)
+{
+	const char *p = mask + strlen(mask);
+	int digit = 0, v;
+
+	while (p-- > mask) {
+		if (*p == ',' || *p == ' ' || *p == '\n')
+			continue;
+		if (digit++ < cpu / 4)
+			continue;
+		v = *p >= '0' && *p <= '9' ? *p - '0' :
+		    *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 :
+		    *p >= 'A' && *p <= 'F' ? *p - 'A' + 10 : 0;
+		return v >> (cpu % 4) & 1;
+	}
+	return false;
+}
+
+/* Whether the buffer's tracing_cpumask leaves out one of the CPUs. */
+static bool mask_partial(const struct instance *in)
+{
+	size_t i;
+
+	for (i = 0; in->cpumask && i < in->ncpus; i++)
+		if (!mask_has(in->cpumask, in->cpus[i].cpu))
+			return true;
+	return false;
+}
+
 static void event_losses(struct analysis *a, const struct instance *in)
 {
+	bool partial = mask_partial(in);
 	size_t i, k;
 
 	for (i = 0; i < in->nevents; i++) {
@@ -315,6 +349,9 @@ static void event_losses(struct analysis *a, const struct instance *in)
 		    !(ev->hist.n && hits))
 			add_loss(a, LOSS_NEVER_FIRED, in,
 				 xasprintf("%s:%s", ev->system, ev->name), 0,
+				 partial ? xasprintf("enabled, but no record in "
+				 "trace.dat (tracing_cpumask %s: what runs on "
+				 "other CPUs is not recorded)", in->cpumask) :
 				 xstrdup("enabled, but no record in trace.dat"));
 		else if (!enabled && ev->hist.n && !hits)
 			add_loss(a, LOSS_NEVER_FIRED, in,

@@ -365,6 +365,15 @@ for l in 0- 1-0 a ,1 '0,,1' 0-1x; do
 	run "check cpus '$l'" 2 "$bin" check "$fx/failures" "$tmp/q.expect"
 	has "cpus '$l' is named with line and column" "q.expect:2:8: '$l' is not a CPU list" "$tmp/err"
 done
+# --- check: data-loss KIND; an unknown kind is an error, not a line that
+# can never fail under "not"
+printf 'data-loss overrun in tiny\nnot data-loss never_fired in tiny\nnot data-loss overrun in top\ndata-loss dropped in tiny\n' >"$tmp/c.expect"
+run "check data-loss kinds" 1 "$bin" check "$fx/failures" "$tmp/c.expect"
+has "data-loss kinds tally" '^3 passed, 1 failed$'
+has "data-loss overrun found" '^ok +data-loss overrun in tiny +2 findings, first: overrun tiny cpu0 207060$'
+printf 'not data-loss bogus in tiny\n' >"$tmp/q.expect"
+run "check data-loss bogus" 2 "$bin" check "$fx/failures" "$tmp/q.expect"
+has "unknown kind named with line and column" "q.expect:1:15: 'bogus' is not a kind of data loss \\(overrun, commit_overrun, " "$tmp/err"
 printf 'tracefs "current_tracer\n' >"$tmp/q.expect"
 run "check unclosed quote" 2 "$bin" check "$fx/failures" "$tmp/q.expect"
 has "unclosed quote names line and column" "q.expect:1:9: no closing" "$tmp/err"
@@ -669,6 +678,16 @@ echo 1 >"$tmp/on/tracefs/instances/badtracer/tracing_on"
 run "format 2: tracing on in badtracer" 1 "$bin" report "$tmp/on" --json
 if jq -e '[.data_loss[] | select(.kind == "never_fired")] | length == 4' "$tmp/out" >/dev/null; then
 	ok "format 2: never_fired where tracing was on"; else bad "format 2: never_fired where tracing was on"; fi
+# a CPU mask that leaves a CPU out says so (the fixture has CPUs 0 and 1)
+for m in 1 00000000,00000002 3; do
+	echo "$m" >"$tmp/on/tracefs/instances/badtracer/tracing_cpumask"
+	run "never_fired, cpumask $m" 1 "$bin" report "$tmp/on"
+	if [ "$m" = 3 ]; then
+		has "never_fired, all CPUs traced" '^  never_fired +badtracer +sched:sched_switch +0  enabled, but no record in trace.dat$'
+	else
+		has "never_fired, cpumask $m named" "^  never_fired +badtracer +sched:sched_switch +0  enabled, but no record in trace.dat \\(tracing_cpumask $m: what runs on other CPUs is not recorded\\)$"
+	fi
+done
 
 # --- a clock that does not count time: no durations, no time range
 cp -r "$fx/initcalls" "$tmp/ctr"
