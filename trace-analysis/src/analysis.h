@@ -52,7 +52,6 @@ struct ev_count {
 	uint64_t first_ts, last_ts;
 };
 
-/* Records of one CPU that followed lost events (trace.dat's view). */
 /* One CPU of a buffer as read from trace.dat. */
 struct cpu_read {
 	uint64_t records;	/* records read */

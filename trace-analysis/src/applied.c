@@ -356,14 +356,11 @@ static void check_tracing_on(struct req *r, const struct instance *in)
 
 static void check_clock(struct req *r, const struct instance *in)
 {
-	char *want = xasprintf("[%s]", r->vals[0]);
-
-	if (in->clock && strstr(in->clock, want))
+	if (in->clock_name && !strcmp(in->clock_name, r->vals[0]))
 		set_result(r, SET_APPLIED, xasprintf("clock %s", r->vals[0]));
 	else
 		set_result(r, SET_FAILED, xasprintf("trace_clock is '%s'",
 			   in->clock ? in->clock : "?"));
-	free(want);
 }
 
 /* event.GROUP.enable */

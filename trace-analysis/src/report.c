@@ -265,8 +265,8 @@ static void text_events(const struct analysis *a, FILE *f)
 	if (!rows)
 		fprintf(f, "  (no records)\n");
 	if (untimed)
-		fprintf(f, "  * raw values of a clock that does not count time "
-			"(counter, uptime, x86-tsc: see Buffers)\n");
+		fprintf(f, "  * raw values of the buffer's clock, which does not "
+			"count time (see Buffers)\n");
 }
 
 static int cmp_func(const void *x, const void *y)
