@@ -89,8 +89,11 @@ suite_package()
 	rm -rf "$out"
 	return $rc
 }
-suite_archive() { prove -v tests/archive/; }
-suite_system() { prove -v tests/system/; }
+# tap FILE...: prove, verbose, with each file's time (--timer) so that a
+# slow file shows in the log
+tap() { prove -v --timer "$@"; }
+suite_archive() { tap tests/archive/; }
+suite_system() { tap tests/system/; }
 suite_compat() { tests/compat/run.sh; }
 suite_diff() { N="${DIFF_N:-10000}" tests/diff/run.sh; }
 # kernel: the two scripts side by side (the cache locks its entries), each
@@ -116,7 +119,7 @@ suite_kernel()
 prove_boots()
 {
 	make -s -C bootconfig all && make -s -C trace-analysis all &&
-		prove -v -j"$jobs" "$@"
+		tap -j"$jobs" "$@"
 }
 suite_boot() { prove_boots tests/boot/; }
 # series: the files that boot plain kernels $jobs at a time, then the
@@ -138,12 +141,12 @@ suite_series()
 		fi
 	done
 	prove_boots "${plain[@]}" || rc=1
-	[ ${#alone[@]} -eq 0 ] || prove -v "${alone[@]}" || rc=1
+	[ ${#alone[@]} -eq 0 ] || tap "${alone[@]}" || rc=1
 	return $rc
 }
 # dracut: the files share the host's dracut installation, one at a time
 suite_analysis() { prove_boots tests/analysis/; }
-suite_dracut() { prove -v tests/dracut/; }
+suite_dracut() { tap tests/dracut/; }
 suite_lint() { prove_boots tests/lint/; }
 suite_examples() { prove_boots tests/examples/; }
 
