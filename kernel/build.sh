@@ -69,8 +69,9 @@ metadata counts the resumes.
 Environment: BOOTTRACE_CACHE (cache root, default ~/.cache/boottrace),
 BOOTTRACE_JOBS (make -j, default nproc).  Progress goes to stderr: the
 steps, and while compiling the objects done of the total the last build
-of the same tree compiled (and a percentage), on a terminal one line
-rewritten at most once a second, otherwise a plain line every 30 s.
+of the same tree and flavour compiled (and a percentage), on a terminal
+one line rewritten at most once a second, otherwise a plain line every
+30 s.
 USAGE
 }
 
@@ -689,12 +690,15 @@ targets=(bzImage)
 rm -f "$obj/.version"
 step "make -j$jobs ${targets[*]} (ccache $CCACHE_DIR)"
 # For the progress line: how many objects the newest build of this tree
-# compiled.
-# (no earlier build with an objects= line is not an error: grep fails then)
+# and flavour compiled (a qemu build's ~1,300 are no total for Debian's
+# config, ten times larger; the path alone does not tell them apart).
+# (no earlier build of them is not an error: grep fails then)
 objects_total=$({ find "$cache/kernels" -maxdepth 3 -path "*/$tree-*/out/metadata" \
-	-exec grep -H '^objects=' {} + 2>/dev/null || true; } | while IFS= read -r l; do
-	printf '%s %s\n' "$(stat -c %Y "${l%%:*}")" "${l##*=}"
-done | sort -n | tail -n1 | cut -d' ' -f2)
+	-exec grep -lx "flavour=$flavour" {} + 2>/dev/null || true; } |
+	while IFS= read -r m; do
+		n=$(sed -n 's/^objects=//p' "$m")
+		[ -z "$n" ] || printf '%s %s\n' "$(stat -c %Y "$m")" "$n"
+	done | sort -n | tail -n1 | cut -d' ' -f2)
 build_progress()
 {
 	local n
