@@ -94,23 +94,57 @@ mapfile -t all < <(printf '%s\n' "${list[@]}" | sort -u)
 t_is "$(unlisted_refs "${all[@]/#/$dir/patches/}")" "" \
 	"every upstream commit a patch names is in kernel/upstream-commits, same subject"
 
+# checkpatch SRC PATCH...: checkpatch.pl --strict of the tree SRC, quiet;
+# fails with its output unless it has nothing to say.
+# UNKNOWN_COMMIT_ID: the packaged trees have no git history, so checkpatch
+# cannot look up the commit a Fixes: tag names (it says "Unknown commit id"
+# for any); the tag's form is checked below.
+checkpatch()
+{
+	local src=$1 out rc=0
+	shift
+
+	out=$(cd "$src" && scripts/checkpatch.pl --strict -q \
+		--ignore UNKNOWN_COMMIT_ID "$@" 2>&1) || rc=$?
+	if [ "$rc" != 0 ] || [ -n "$out" ]; then
+		printf '%s\n' "$out"
+		return 1
+	fi
+}
+
+# patch_clean SRC PATCH: checkpatch has nothing to say about PATCH: known
+# from the run of the whole series when that run was clean, otherwise
+# checked alone.
+patch_clean()
+{
+	[ "$series_clean" = yes ] || checkpatch "$@"
+}
+
 for tree in "${trees[@]}"; do
 	src=$(bt_tree_dir "$tree" 2>"$T_TMP/tree.err") ||
 		{ echo "Bail out! cannot extract linux-source-$tree: $(tail -n1 "$T_TMP/tree.err")"; exit 1; }
 	mapfile -t patches <<<"${list[$tree]}"
 	pdir=$(dirname "$(k_series_file "$tree")")/patches
+	# The patches as checkpatch reads them: a backport's "commit <sha>
+	# upstream." line (the form of
+	# Documentation/process/stable-kernel-rules.rst) is not a commit
+	# reference in checkpatch's sense: it is left out.
+	cpdir=$T_TMP/checkpatch-$tree
+	mkdir -p "$cpdir"
+	for p in "${patches[@]}"; do
+		sed -E '/^commit [0-9a-f]{40} upstream\.$/d' "$pdir/$p" >"$cpdir/$p"
+	done
+	# One run for the whole series (checkpatch checks each file on its
+	# own; its start-up is half of a run), each patch alone only when that
+	# run is not clean, to say which.
+	series_clean=no
+	if checkpatch "$src" "${patches[@]/#/$cpdir/}" >/dev/null; then
+		series_clean=yes
+	fi
 	paths=()
 	for p in "${patches[@]}"; do
 		f=$pdir/$p
-		# UNKNOWN_COMMIT_ID: the packaged trees have no git history, so
-		# checkpatch cannot look up the commit a Fixes: tag names (it
-		# says "Unknown commit id" for any); the tag's form is checked
-		# below.  A backport's "commit <sha> upstream." line (the form
-		# of Documentation/process/stable-kernel-rules.rst) is not a
-		# commit reference in checkpatch's sense: it is left out.
-		sed -E '/^commit [0-9a-f]{40} upstream\.$/d' "$f" >"$T_TMP/cp.patch"
-		t_ok "$tree: $p: checkpatch --strict clean" \
-			sh -c "cd '$src' && out=\$(scripts/checkpatch.pl --strict -q --ignore UNKNOWN_COMMIT_ID '$T_TMP/cp.patch') && [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }"
+		t_ok "$tree: $p: checkpatch --strict clean" patch_clean "$src" "$cpdir/$p"
 		t_ok "$tree: $p: subject has a subsystem prefix" \
 			grep -q -E '^Subject: \[PATCH[^]]*\] (bootconfig|tracing/boot|tracing|init/main|init): ' "$f"
 		t_ok "$tree: $p: Signed-off-by, and Fixes: tags of the form 12-hex (\"subject\")" \
