@@ -74,7 +74,7 @@ SHARE_FILES := scripts/lib.sh scripts/lib-bundle.sh scripts/boot.sh scripts/run.
 	$(wildcard qemu/*.sh) \
 	$(wildcard dracut-module/*.sh dracut-module/9*/* dracut-module/conf/*) \
 	$(filter-out kernel/test%.sh kernel/per-patch.sh,$(wildcard kernel/*.sh)) \
-	$(wildcard kernel/series kernel/series-* kernel/patches/*.patch kernel/configs/*.config) \
+	$(wildcard kernel/*.awk kernel/series kernel/series-* kernel/patches/*.patch kernel/configs/*.config) \
 	$(wildcard examples/*.bconf examples/*.expect)
 
 install: all

@@ -68,10 +68,12 @@ metadata counts the resumes.
 
 Environment: BOOTTRACE_CACHE (cache root, default ~/.cache/boottrace),
 BOOTTRACE_JOBS (make -j, default nproc).  Progress goes to stderr: the
-steps, and while compiling the objects done of the total the last build
-of the same tree and flavour compiled (and a percentage), on a terminal
-one line rewritten at most once a second, otherwise a plain line every
-30 s.
+steps, and while make runs the step it is in with a count: objects
+compiled (of what the last build of the same tree and flavour compiled,
+and a percentage), modules linked, installed or signed (of
+modules.order), the package being built (--deb).  On a terminal it is one
+line rewritten at most once a second, otherwise a plain line when the
+step changes and every 30 s.
 USAGE
 }
 
@@ -591,7 +593,7 @@ ccache_counts()
 # Objects compiled so far (kbuild's "  CC  path" lines of the log).
 objects_done()
 {
-	grep -c -E '^  (CC|AS)( \[M\])? ' "$log" || true
+	awk -v count=objects -f "$BT_TOP/kernel/kbuild-progress.awk" "$log"
 }
 
 # --- source: a hard-linked copy of the pristine tree, patched -------------
@@ -699,17 +701,15 @@ objects_total=$({ find "$cache/kernels" -maxdepth 3 -path "*/$tree-*/out/metadat
 		n=$(sed -n 's/^objects=//p' "$m")
 		[ -z "$n" ] || printf '%s %s\n' "$(stat -c %Y "$m")" "$n"
 	done | sort -n | tail -n1 | cut -d' ' -f2)
+# The progress line: the step the log shows (kernel/kbuild-progress.awk),
+# modules counted against obj/modules.order once kbuild has written it.
 build_progress()
 {
-	local n
+	local modules_total=0
 
-	n=$(objects_done)
-	if [ -n "$objects_total" ] && [ "$objects_total" -gt 0 ]; then
-		printf 'compiling\t%d of ~%d objects (%d%%)' "$n" "$objects_total" \
-			"$((n >= objects_total ? 99 : n * 100 / objects_total))"
-	else
-		printf 'compiling\t%d objects' "$n"
-	fi
+	[ ! -f "$obj/modules.order" ] || modules_total=$(wc -l <"$obj/modules.order")
+	awk -v objects_total="${objects_total:-0}" -v modules_total="$modules_total" \
+		-f "$BT_TOP/kernel/kbuild-progress.awk" "$log"
 }
 kmake "${targets[@]}" &
 kpid=$!

@@ -118,6 +118,60 @@ printf 'sub/0001.patch\n' >"$work/s/series"
 expect_fail "series entry with a path is refused" "a patch name, not a path" \
 	--series "$work/s/series"
 
+# --- the progress line's steps (kernel/kbuild-progress.awk) --------------
+# A log in kbuild's and builddeb's words: a build stopped while linking
+# modules and resumed, whose second run links the rest and packages.
+# expect_progress DESC WANT LOG [AWK-ARGS]: WANT is the line build.sh
+# shows for LOG.
+expect_progress()
+{
+	local desc=$1 want=$2 log=$3 got
+	shift 3
+
+	got=$(awk "$@" -f "$top/kernel/kbuild-progress.awk" "$log")
+	if [ "$got" = "$want" ]; then
+		ok "$desc"
+	else
+		echo "# got:  '$got'"
+		echo "# want: '$want'"
+		not_ok "$desc"
+	fi
+}
+tab=$'\t'
+plog=$work/progress.log
+{
+	printf '$ make -j2 bindeb-pkg\n'
+	printf '  CC      init/main.o\n  AS      arch/x86/entry/entry_64.o\n'
+	printf '  CC [M]  fs/ext4/inode.o\n  LD [M]  fs/ext4/ext4.o\n'
+	printf '  LD      vmlinux.o\n'
+} >"$plog"
+expect_progress "progress: objects compiled, against the last build's total" \
+	"compiling${tab}3 of ~12 objects (25%)" "$plog" -v objects_total=12 -v modules_total=3
+expect_progress "progress: objects compiled, with no total" \
+	"compiling${tab}3 objects" "$plog"
+{
+	printf '  LD [M]  fs/ext4/ext4.ko\n  BTF [M] fs/ext4/ext4.ko\n'
+	printf '\n$ # resumed at 2026-12-07T01:30:18Z\n$ make -j2 bindeb-pkg\n'
+	printf '  LD [M]  fs/ext4/ext4.ko\n  LD [M]  net/9p/9pnet.ko\n'
+} >>"$plog"
+expect_progress "progress: a module linked again after a resume counts once" \
+	"linking modules${tab}2 of 3 modules (66%)" "$plog" -v modules_total=3
+printf '  LD [M]  fs/fat/fat.ko\n  INSTALL debian/linux-image/lib/modules/6.1.0/kernel/fs/ext4/ext4.ko\n' >>"$plog"
+expect_progress "progress: modules installed" \
+	"installing modules${tab}1 of 3 modules (33%)" "$plog" -v modules_total=3
+printf '  DEPMOD  debian/linux-image/lib/modules/6.1.0\n' >>"$plog"
+expect_progress "progress: after depmod, the packages' silent steps" \
+	"preparing packages${tab}(debug symbols, headers)" "$plog"
+printf "dpkg-deb: building package 'linux-headers-6.1.0' in '../x.deb'.\\n" >>"$plog"
+printf '  HDRINST usr/include/linux/types.h\n  CC      scripts/mod/empty.o\n' >>"$plog"
+expect_progress "progress: the package being built" \
+	"packaging linux-headers-6.1.0" "$plog"
+printf '\n$ # resumed at 2026-12-07T02:00:00Z\n  INSTALL debian/linux-image/lib/modules/6.1.0/kernel/fs/fat/fat.ko\n' >>"$plog"
+expect_progress "progress: a resumed build installs and packages again" \
+	"installing modules${tab}1 of 3 modules (33%)" "$plog" -v modules_total=3
+expect_progress "progress: objects counted over every run (the metadata's objects=)" \
+	"4" "$plog" -v count=objects
+
 # --- a patch that does not apply ----------------------------------------
 cat >"$work/s/patches/0001-good.patch" <<'EOF'
 From: boottrace tests <test@example.invalid>
