@@ -13,10 +13,12 @@
 #   linking modules    .ko files linked, each counted once over every run
 #                      (a resumed build does not link one again), of
 #                      modules_total (the lines of obj/modules.order)
-#   installing modules .ko files copied by modules_install (bindeb-pkg)
-#   signing modules    .ko files signed (modules_sign)
+#   installing modules .ko files copied by modules_install (bindeb-pkg;
+#                      it signs each one too with MODULE_SIG_ALL)
 #   preparing packages after depmod, before the first package: builddeb's
 #                      silent steps (the -dbg split of every module)
+#   signing modules    .ko files signed again after depmod (builddeb's
+#                      modules_sign of the modules the -dbg split stripped)
 #   packaging NAME     dpkg-deb building the package NAME
 #
 # The last four restart with each run: bindeb-pkg redoes them all.
@@ -72,14 +74,15 @@ BEGIN {
 
 /^  SIGN .*\.ko$/ {
 	signed++
-	if (phase < 3)
-		phase = 3
+	if (phase >= 3 && phase < 5)
+		phase = 4
 	next
 }
 
 /^  DEPMOD / {
-	if (phase < 4)
-		phase = 4
+	signed = 0
+	if (phase < 3)
+		phase = 3
 	next
 }
 
@@ -102,9 +105,9 @@ END {
 	else if (phase == 2)
 		printf "installing modules\t%s\n", of(installed, modules_total + 0, "modules")
 	else if (phase == 3)
-		printf "signing modules\t%s\n", of(signed, modules_total + 0, "modules")
-	else if (phase == 4)
 		printf "preparing packages\t(debug symbols, headers)\n"
+	else if (phase == 4)
+		printf "signing modules\t%s\n", of(signed, modules_total + 0, "modules")
 	else
 		printf "packaging %s\n", pkg
 }

@@ -156,17 +156,22 @@ expect_progress "progress: objects compiled, with no total" \
 } >>"$plog"
 expect_progress "progress: a module linked again after a resume counts once" \
 	"linking modules${tab}2 of 3 modules (66%)" "$plog" -v modules_total=3
-printf '  LD [M]  fs/fat/fat.ko\n  INSTALL debian/linux-image/lib/modules/6.1.0/kernel/fs/ext4/ext4.ko\n' >>"$plog"
-expect_progress "progress: modules installed" \
+m=debian/linux-image/lib/modules/6.1.0
+printf '  LD [M]  fs/fat/fat.ko\n  INSTALL %s/kernel/fs/ext4/ext4.ko\n  SIGN    %s/kernel/fs/ext4/ext4.ko\n' \
+	"$m" "$m" >>"$plog"
+expect_progress "progress: modules installed (and signed as they are)" \
 	"installing modules${tab}1 of 3 modules (33%)" "$plog" -v modules_total=3
-printf '  DEPMOD  debian/linux-image/lib/modules/6.1.0\n' >>"$plog"
+printf '  DEPMOD  %s\n' "$m" >>"$plog"
 expect_progress "progress: after depmod, the packages' silent steps" \
 	"preparing packages${tab}(debug symbols, headers)" "$plog"
+printf '  SIGN    %s/kernel/fs/ext4/ext4.ko\n' "$m" >>"$plog"
+expect_progress "progress: the stripped modules signed again" \
+	"signing modules${tab}1 of 3 modules (33%)" "$plog" -v modules_total=3
 printf "dpkg-deb: building package 'linux-headers-6.1.0' in '../x.deb'.\\n" >>"$plog"
 printf '  HDRINST usr/include/linux/types.h\n  CC      scripts/mod/empty.o\n' >>"$plog"
 expect_progress "progress: the package being built" \
 	"packaging linux-headers-6.1.0" "$plog"
-printf '\n$ # resumed at 2026-12-07T02:00:00Z\n  INSTALL debian/linux-image/lib/modules/6.1.0/kernel/fs/fat/fat.ko\n' >>"$plog"
+printf '\n$ # resumed at 2026-12-07T02:00:00Z\n  INSTALL %s/kernel/fs/fat/fat.ko\n' "$m" >>"$plog"
 expect_progress "progress: a resumed build installs and packages again" \
 	"installing modules${tab}1 of 3 modules (33%)" "$plog" -v modules_total=3
 expect_progress "progress: objects counted over every run (the metadata's objects=)" \
