@@ -726,9 +726,9 @@ mkdir "$tmp/out"
 cp "$obj/arch/x86/boot/bzImage" "$obj/System.map" "$obj/.config" "$tmp/out/"
 if grep -q '=m$' "$obj/.config"; then
 	# Flat: out/modules/NAME.ko (insmod needs no depmod tree)
-	mkdir "$tmp/out/modules"
-	find "$obj" -name '*.ko' -exec cp {} "$tmp/out/modules/" \; ||
-		fail "copying the modules failed"
+	nmods=$("$BT_TOP/kernel/flat-modules.sh" "$obj" "$tmp/out/modules" 2>>"$log") ||
+		fail "copying the modules to out/modules failed"
+	step "$nmods modules in out/modules (without debug information)"
 fi
 printf '%s\n' "$release" >"$tmp/out/kernelrelease"
 [ "$deb" = 0 ] || collect_debs "$tmp" "$tmp/out/debs"

@@ -177,6 +177,65 @@ expect_progress "progress: a resumed build installs and packages again" \
 expect_progress "progress: objects counted over every run (the metadata's objects=)" \
 	"4" "$plog" -v count=objects
 
+# --- out/modules (kernel/flat-modules.sh) ---------------------------------
+# An object directory in kbuild's layout: modules.order names one module
+# the 6.1 way (x.ko) and one the 6.12 way (x.o), both built with -g; under
+# debian/ a -dbg copy of one (only its debug information: what bindeb-pkg
+# leaves there) that must not be taken.
+flat=$top/kernel/flat-modules.sh
+fo=$work/flat-obj
+mkdir -p "$fo/fs/alpha" "$fo/drivers/beta" "$fo/debian/linux-image-dbg/lib/modules/x/fs/alpha"
+printf 'int alpha_init(void) { return 42; }\n' >"$work/alpha.c"
+printf 'int beta_init(void) { return 7; }\n' >"$work/beta.c"
+gcc -g -c -o "$fo/fs/alpha/alpha.ko" "$work/alpha.c"
+gcc -g -c -o "$fo/drivers/beta/beta.ko" "$work/beta.c"
+objcopy --only-keep-debug "$fo/fs/alpha/alpha.ko" "$fo/debian/linux-image-dbg/lib/modules/x/fs/alpha/alpha.ko"
+printf 'fs/alpha/alpha.ko\ndrivers/beta/beta.o\n' >"$fo/modules.order"
+# has_code KO SYMBOL: KO has SYMBOL, a .text with contents and no debug
+# information
+has_code()
+{
+	nm "$1" | grep -q " T $2\$" &&
+		readelf -S -W "$1" | grep -Eq ' \.text +PROGBITS ' &&
+		! readelf -S -W "$1" | grep -q ' \.debug_'
+}
+rc=0
+got=$("$flat" "$fo" "$work/flat" 2>"$work/err") || rc=$?
+if [ "$rc" = 0 ] && [ "$got" = 2 ] && [ "$(cd "$work/flat" && echo *)" = "alpha.ko beta.ko" ] &&
+	has_code "$work/flat/alpha.ko" alpha_init && has_code "$work/flat/beta.ko" beta_init; then
+	ok "flat-modules: the modules of modules.order, with their code and symbols, without debug information"
+else
+	not_ok "flat-modules: the modules of modules.order, with their code and symbols, without debug information (rc=$rc, printed '$got')"
+fi
+# flat_fails DESC REGEX: flat-modules.sh on $fo fails with REGEX on stderr
+flat_fails()
+{
+	local rc=0
+
+	rm -rf "$work/flat"
+	"$flat" "$fo" "$work/flat" >"$work/out" 2>"$work/err" || rc=$?
+	if [ "$rc" != 0 ] && grep -Eq -- "$2" "$work/err"; then
+		ok "$1"
+	else
+		not_ok "$1 (rc=$rc)"
+	fi
+}
+mkdir -p "$work/flat" && : >"$work/flat/old.ko"
+rc=0
+"$flat" "$fo" "$work/flat" >"$work/out" 2>"$work/err" || rc=$?
+if [ "$rc" != 0 ] && grep -q 'flat is not empty' "$work/err"; then
+	ok "flat-modules: refuses a directory that is not empty"
+else
+	not_ok "flat-modules: refuses a directory that is not empty (rc=$rc)"
+fi
+printf 'fs/alpha/alpha.ko\ndrivers/beta/beta.o\nnet/gamma/gamma.o\n' >"$fo/modules.order"
+flat_fails "flat-modules: a module listed but not built is named" \
+	"net/gamma/gamma.ko: listed in .*modules.order but not built"
+mkdir -p "$fo/net/alpha" && cp "$fo/fs/alpha/alpha.ko" "$fo/net/alpha/"
+printf 'fs/alpha/alpha.ko\nnet/alpha/alpha.ko\n' >"$fo/modules.order"
+flat_fails "flat-modules: two modules of the same name are named" \
+	"two modules named alpha.ko: fs/alpha/alpha.ko and net/alpha/alpha.ko"
+
 # --- a patch that does not apply ----------------------------------------
 cat >"$work/s/patches/0001-good.patch" <<'EOF'
 From: boottrace tests <test@example.invalid>
