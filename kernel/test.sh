@@ -62,20 +62,26 @@ not_ok()
 	fi
 }
 
-# expect_fail DESC REGEX ARGS...: build.sh must exit non-zero, print nothing
+# prog_fails PROG DESC REGEX ARGS...: PROG must exit non-zero, print nothing
 # on stdout and match REGEX (extended) on stderr.
-expect_fail()
+prog_fails()
 {
-	local desc=$1 re=$2 rc=0
-	shift 2
+	local prog=$1 desc=$2 re=$3 rc=0
+	shift 3
 
-	"$build" "$@" >"$work/out" 2>"$work/err" || rc=$?
+	"$prog" "$@" >"$work/out" 2>"$work/err" || rc=$?
 	if [ "$rc" -ne 0 ] && [ ! -s "$work/out" ] && grep -Eq -- "$re" "$work/err"; then
 		ok "$desc"
 	else
 		echo "# rc=$rc stdout=$(head -c 200 "$work/out")"
 		not_ok "$desc"
 	fi
+}
+
+# expect_fail DESC REGEX ARGS...: the same of build.sh
+expect_fail()
+{
+	prog_fails "$build" "$@"
 }
 
 # drop_entry DIR: removes the kernel cache entry DIR (never one that holds
@@ -207,34 +213,18 @@ if [ "$rc" = 0 ] && [ "$got" = 2 ] && [ "$(cd "$work/flat" && echo *)" = "alpha.
 else
 	not_ok "flat-modules: the modules of modules.order, with their code and symbols, without debug information (rc=$rc, printed '$got')"
 fi
-# flat_fails DESC REGEX: flat-modules.sh on $fo fails with REGEX on stderr
-flat_fails()
-{
-	local rc=0
-
-	rm -rf "$work/flat"
-	"$flat" "$fo" "$work/flat" >"$work/out" 2>"$work/err" || rc=$?
-	if [ "$rc" != 0 ] && grep -Eq -- "$2" "$work/err"; then
-		ok "$1"
-	else
-		not_ok "$1 (rc=$rc)"
-	fi
-}
 mkdir -p "$work/flat" && : >"$work/flat/old.ko"
-rc=0
-"$flat" "$fo" "$work/flat" >"$work/out" 2>"$work/err" || rc=$?
-if [ "$rc" != 0 ] && grep -q 'flat is not empty' "$work/err"; then
-	ok "flat-modules: refuses a directory that is not empty"
-else
-	not_ok "flat-modules: refuses a directory that is not empty (rc=$rc)"
-fi
+prog_fails "$flat" "flat-modules: refuses a directory that is not empty" \
+	'flat is not empty' "$fo" "$work/flat"
+rm -rf "$work/flat"
 printf 'fs/alpha/alpha.ko\ndrivers/beta/beta.o\nnet/gamma/gamma.o\n' >"$fo/modules.order"
-flat_fails "flat-modules: a module listed but not built is named" \
-	"net/gamma/gamma.ko: listed in .*modules.order but not built"
+prog_fails "$flat" "flat-modules: a module listed but not built is named" \
+	"net/gamma/gamma.ko: listed in .*modules.order but not built" "$fo" "$work/flat"
+rm -rf "$work/flat"
 mkdir -p "$fo/net/alpha" && cp "$fo/fs/alpha/alpha.ko" "$fo/net/alpha/"
 printf 'fs/alpha/alpha.ko\nnet/alpha/alpha.ko\n' >"$fo/modules.order"
-flat_fails "flat-modules: two modules of the same name are named" \
-	"two modules named alpha.ko: fs/alpha/alpha.ko and net/alpha/alpha.ko"
+prog_fails "$flat" "flat-modules: two modules of the same name are named" \
+	"two modules named alpha.ko: fs/alpha/alpha.ko and net/alpha/alpha.ko" "$fo" "$work/flat"
 
 # --- a patch that does not apply ----------------------------------------
 cat >"$work/s/patches/0001-good.patch" <<'EOF'
