@@ -106,6 +106,11 @@ t_ok "rotation removes only boot directories" test -d "$work/archive/not-a-boot"
 # --- listing and --boot ---------------------------------------------------
 boot "$(id_of 11)"
 save
+# The fake collector archives the same bundle every boot: make boot 10's
+# differ where report, check and diff show it, so that resolving --boot to
+# the wrong boot cannot pass.
+sed -i 's/^bootconfig_status=loaded$/bootconfig_status=missing/; s/^created=.*/created=2026-12-01T00:00:00Z/' \
+	"$work/archive/$(id_of 10)/metadata"
 touch -d '1 hour ago' "$work/archive/$(id_of 10)"
 "$bt" boots >"$work/out" 2>"$work/err"
 t_ok "boottrace boots lists newest first" \
@@ -132,13 +137,19 @@ t_ok "an unknown id is refused" sh -c "[ $rc -ne 0 ] && grep -q 'no archived boo
 
 "$bt" report "$work/archive/$(id_of 11)" >"$work/want" 2>&1 || true
 "$bt" report --boot last >"$work/got" 2>&1 || true
-t_ok "report --boot last reports the newest archived bundle" cmp -s "$work/want" "$work/got"
+t_ok "report --boot last reports the newest archived bundle" \
+	sh -c "cmp -s '$work/want' '$work/got' && grep -q '^bundle .*/$(id_of 11)\$' '$work/got'"
 "$bt" check "$work/archive/$(id_of 10)" "$top/examples/default.expect" >"$work/want" 2>&1 || true
+"$bt" check "$work/archive/$(id_of 11)" "$top/examples/default.expect" >"$work/other" 2>&1 || true
 "$bt" check --boot=-1 "$top/examples/default.expect" >"$work/got" 2>&1 || true
-t_ok "check --boot=-1 checks the one before" cmp -s "$work/want" "$work/got"
+t_ok "check --boot=-1 checks the one before" \
+	sh -c "cmp -s '$work/want' '$work/got' && ! cmp -s '$work/other' '$work/got' &&
+	       grep -q 'bootconfig_status=missing' '$work/got'"
 rc=0
 "$bt" diff --boot -1 --boot last >"$work/out" 2>"$work/err" || rc=$?
-t_ok "diff --boot -1 --boot last compares the two" sh -c "[ $rc -le 1 ] && [ -s '$work/out' ]"
+t_ok "diff --boot -1 --boot last compares the two, the one before as A" \
+	sh -c "[ $rc -le 1 ] && grep -q '^A .*/$(id_of 10) (.*2026-12-01T00:00:00Z)' '$work/out' &&
+	       grep -q '^B .*/$(id_of 11) (' '$work/out'"
 rc=0
 "$bt" report --boot -7 >/dev/null 2>"$work/err" || rc=$?
 t_ok "report --boot with a boot that is not there: usage error, named" \

@@ -8,7 +8,7 @@ set -uo pipefail
 # shellcheck source=../../scripts/lib-bundle.sh
 . "$BT_TOP/scripts/lib-bundle.sh"
 
-t_plan 12
+t_plan 14
 src=$T_TMP/src
 mkdir -p "$src/tracefs/events/kprobes/vfs_read" "$T_TMP/victim"
 echo ok >"$src/collect.status"
@@ -19,40 +19,52 @@ t_ok "a plain archive unpacks" btb_unpack "$T_TMP/good.tar" "$T_TMP/out-good"
 t_is "$(cat "$T_TMP/out-good/tracefs/events/kprobes/vfs_read/enable" 2>&1)" 1 \
 	"its files are in place"
 
-# rejected: each must fail and leave nothing outside the target
+# reject DESC ARCHIVE REGEX: unpacking must fail, saying why (REGEX on
+# stderr; "" for an archive tar itself cannot read)
 reject()
 {
-	local desc=$1 tarball=$2 out=$T_TMP/out-$RANDOM
-	if btb_unpack "$tarball" "$out" 2>/dev/null; then
-		t_result 1 "$desc is rejected"
-	else
+	local desc=$1 tarball=$2 re=$3 out=$T_TMP/out-$RANDOM rc=0
+
+	btb_unpack "$tarball" "$out" 2>"$T_TMP/err" || rc=$?
+	if [ "$rc" -ne 0 ] && { [ -z "$re" ] || grep -Eq "$re" "$T_TMP/err"; }; then
 		t_result 0 "$desc is rejected"
+	else
+		t_result 1 "$desc is rejected (exit $rc: $(tr '\n' ' ' <"$T_TMP/err"))"
 	fi
 }
 
-(cd "$T_TMP" && tar -cf dotdot.tar -P ../"${T_TMP##*/}"/victim 2>/dev/null)
-reject "a member with .." "$T_TMP/dotdot.tar"
-tar -cf "$T_TMP/abs.tar" -P "$T_TMP/victim" 2>/dev/null
-reject "an absolute member name" "$T_TMP/abs.tar"
-# reject_member DESC NAME CMD...: `CMD... $src/NAME` adds the member NAME;
-# the archive of $src with it must be rejected
+# The hostile members are files that an unchecked extraction into
+# $T_TMP/out-* writes into $T_TMP/victim: ../victim/planted and
+# $T_TMP/victim/planted.
+mkdir -p "$T_TMP/stage/victim" "$T_TMP/control/out"
+echo planted >"$T_TMP/stage/victim/planted"
+tar -C "$T_TMP/stage" -cPf "$T_TMP/dotdot.tar" --transform 's|^victim|../victim|' victim/planted
+tar -C "$T_TMP/stage" -cPf "$T_TMP/abs.tar" --transform "s|^victim|$T_TMP/victim|" victim/planted
+tar -C "$T_TMP/control/out" -xPf "$T_TMP/dotdot.tar"
+t_ok "(control) the .. archive writes outside its target when unpacked unchecked" \
+	test -f "$T_TMP/control/victim/planted"
+t_is "$(tar -tPf "$T_TMP/abs.tar")" "$T_TMP/victim/planted" "(control) the absolute archive names the victim"
+reject "a member with .." "$T_TMP/dotdot.tar" "rejecting member name '\\.\\./victim/planted'"
+reject "an absolute member name" "$T_TMP/abs.tar" "rejecting member name '/"
+# reject_member DESC REGEX NAME CMD...: `CMD... $src/NAME` adds the member
+# NAME; the archive of $src with it must be rejected (reject DESC _ REGEX)
 reject_member()
 {
-	local desc=$1 name=$2 tarball=$T_TMP/member-$RANDOM.tar
+	local desc=$1 re=$2 name=$3 tarball=$T_TMP/member-$RANDOM.tar
 
-	shift 2
+	shift 3
 	"$@" "$src/$name"
 	tar -C "$src" -cf "$tarball" .
 	rm -f "$src/$name"
-	reject "$desc" "$tarball"
+	reject "$desc" "$tarball" "$re"
 }
-reject_member "a symlink" link ln -s /etc/passwd
-reject_member "a hard link" hard ln "$src/collect.status"
-reject_member "a fifo" fifo mkfifo
-reject_member "a name with a newline" $'new\nline' touch
-reject_member "a name that reads like a symlink's listing" 'a -> b' touch
-reject_member "a name with a blank" 'two words' touch
+reject_member "a symlink" "rejecting links or special files" link ln -s /etc/passwd
+reject_member "a hard link" "rejecting links or special files" hard ln "$src/collect.status"
+reject_member "a fifo" "rejecting links or special files" fifo mkfifo
+reject_member "a name with a newline" "rejecting member name" $'new\nline' touch
+reject_member "a name that reads like a symlink's listing" "rejecting member name 'a -> b'" 'a -> b' touch
+reject_member "a name with a blank" "rejecting member name 'two words'" 'two words' touch
 head -c 4096 /dev/zero >"$T_TMP/zero.img"
-reject "an empty disk" "$T_TMP/zero.img"
+reject "an empty disk" "$T_TMP/zero.img" ""
 t_is "$(ls -A "$T_TMP/victim")" "" "nothing was written outside the targets"
 t_done

@@ -88,8 +88,11 @@ sha=$(t_sha z.img)
 
 rc=0; t_dracut z.img c.ok --zstd || rc=$?
 t_is "$rc:$(t_sha z.img)" "0:$sha" "dracut --force again: byte-identical image (one trailer, not two)"
-"$tool" -d z.img.notrailer >/dev/null 2>&1
-t_is "$("$tool" z.img.notrailer 2>&1)" "" "deleting the trailer leaves no second one behind"
+cp z.img z.img.again
+"$tool" -d z.img.again >/dev/null 2>&1
+t_ok "deleting its trailer once leaves the image without a config (no second trailer)" \
+	sh -c "tail -c 12 z.img | grep -qx '#BOOTCONFIG' && ! tail -c 12 z.img.again | grep -qx '#BOOTCONFIG' &&
+	       cmp -s z.img.again z.img.notrailer"
 
 # --- invalid config: dracut fails, image untouched --------------------
 printf 'kernel.trace_clock = local\n' >bad.bconf

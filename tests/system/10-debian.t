@@ -248,8 +248,9 @@ t_ok "boot 2: a second bundle is archived, newest first" \
 t_ok "boot 2: boottrace check passes on the second bundle" test "$rc" -eq 0
 BOOTTRACE_ARCHIVE=$b2/boottrace/boots BOOTTRACE_DEFAULTS=/dev/null \
 	"$top/bin/boottrace" diff --boot -1 --boot last >"$work/diff" 2>&1 && rc=0 || rc=$?
-t_ok "boot 2: boottrace diff --boot -1 --boot last compares the two (exit 0 or 1, not an error)" \
-	sh -c "[ $rc -le 1 ] && grep -qi initcall '$work/diff'"
+t_ok "boot 2: boottrace diff --boot -1 --boot last compares boot 1 (A) with boot 2 (B) (exit 0 or 1, not an error)" \
+	sh -c "[ $rc -le 1 ] && grep -qi initcall '$work/diff' &&
+	       grep -q '^A .*/$id1 (' '$work/diff' && grep -q '^B .*/$id2 (' '$work/diff'"
 [ "$rc" -le 1 ] || sed 's/^/# /' "$work/diff" | head -n 20
 
 # Boot 3: no bootconfig, so no ftrace keys: the unit saves nothing; the
