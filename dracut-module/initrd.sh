@@ -55,27 +55,27 @@ conf='' out='' kver='' tree=6.1 nocache='' print_base='' delivery=posthoc
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
-	-o | --output) [ $# -ge 2 ] || bt_die "$1 needs a file"; out=$2; shift ;;
-	--kver) [ $# -ge 2 ] || bt_die "--kver needs a release"; kver=$2; shift ;;
-	--tree) [ $# -ge 2 ] || bt_die "--tree needs 6.1 or 6.12"; tree=$2; shift ;;
-	--flavour) [ $# -ge 2 ] || bt_die "--flavour needs shell or systemd"; BTB_FLAVOUR=$2; shift ;;
-	--delivery) [ $# -ge 2 ] || bt_die "--delivery needs trailer, early or posthoc"; delivery=$2; shift ;;
+	-o | --output) [ $# -ge 2 ] || bt_usage "$1 needs a file"; out=$2; shift ;;
+	--kver) [ $# -ge 2 ] || bt_usage "--kver needs a release"; kver=$2; shift ;;
+	--tree) [ $# -ge 2 ] || bt_usage "--tree needs 6.1 or 6.12"; tree=$2; shift ;;
+	--flavour) [ $# -ge 2 ] || bt_usage "--flavour needs shell or systemd"; BTB_FLAVOUR=$2; shift ;;
+	--delivery) [ $# -ge 2 ] || bt_usage "--delivery needs trailer, early or posthoc"; delivery=$2; shift ;;
 	--no-cache) nocache=--no-cache ;;
 	--print-base) print_base=1 ;;
-	-*) bt_die "unknown option '$1' (see boottrace initrd --help)" ;;
+	-*) bt_usage "unknown option '$1' (see boottrace initrd --help)" ;;
 	*)
-		[ -z "$conf" ] || bt_die "more than one CONF given ('$conf', '$1')"
+		[ -z "$conf" ] || bt_usage "more than one CONF given ('$conf', '$1')"
 		conf=$1
 		;;
 	esac
 	shift
 done
 tree=$(bt_tree_series "$tree")
-case "$delivery" in trailer | early | posthoc) ;; *) bt_die "--delivery: use trailer, early or posthoc" ;; esac
-case "$BTB_FLAVOUR" in shell | systemd) ;; *) bt_die "--flavour: use shell or systemd (got '$BTB_FLAVOUR')" ;; esac
+case "$delivery" in trailer | early | posthoc) ;; *) bt_usage "--delivery: use trailer, early or posthoc" ;; esac
+case "$BTB_FLAVOUR" in shell | systemd) ;; *) bt_usage "--flavour: use shell or systemd (got '$BTB_FLAVOUR')" ;; esac
 
 if [ -z "$print_base" ]; then
-	[ -n "$out" ] || bt_die "no output given: use -o INITRD (see --help)"
+	[ -n "$out" ] || bt_usage "no output given: use -o INITRD (see --help)"
 	if [ -n "$conf" ] && ! [ -f "$conf" ]; then
 		bt_die "$conf: no such file"
 	fi

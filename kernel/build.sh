@@ -91,16 +91,16 @@ config_only=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
-	--tree) [ $# -ge 2 ] || bt_die "--tree needs an argument (6.1 or 6.12)"
+	--tree) [ $# -ge 2 ] || bt_usage "--tree needs an argument (6.1 or 6.12)"
 		tree=$2; shift ;;
 	--tree=*) tree=${1#--tree=} ;;
-	--config) [ $# -ge 2 ] || bt_die "--config needs a fragment file"
+	--config) [ $# -ge 2 ] || bt_usage "--config needs a fragment file"
 		fragments+=("$2"); shift ;;
 	--config=*) fragments+=("${1#--config=}") ;;
-	--series) [ $# -ge 2 ] || bt_die "--series needs a file"
+	--series) [ $# -ge 2 ] || bt_usage "--series needs a file"
 		series_file=$2; shift ;;
 	--series=*) series_file=${1#--series=} ;;
-	--flavour) [ $# -ge 2 ] || bt_die "--flavour needs an argument (qemu or debian)"
+	--flavour) [ $# -ge 2 ] || bt_usage "--flavour needs an argument (qemu or debian)"
 		flavour=$2; shift ;;
 	--flavour=*) flavour=${1#--flavour=} ;;
 	--deb) deb=1 ;;
@@ -109,7 +109,7 @@ while [ $# -gt 0 ]; do
 	--print-dir) print_dir=1 ;;
 	-v | --verbose) verbose=1 ;;
 	-q | --quiet) quiet=1 ;;
-	*) usage >&2; bt_die "unknown argument '$1'" ;;
+	*) usage >&2; bt_usage "unknown argument '$1'" ;;
 	esac
 	shift
 done
@@ -117,9 +117,9 @@ done
 tree=$(bt_tree_series "$tree")
 case "$flavour" in
 qemu | debian) ;;
-*) bt_die "unknown flavour '$flavour' (use qemu or debian)" ;;
+*) bt_usage "unknown flavour '$flavour' (use qemu or debian)" ;;
 esac
-[ "$deb" = 0 ] || [ "$config_only" = 0 ] || bt_die "--deb and --config-only exclude each other"
+[ "$deb" = 0 ] || [ "$config_only" = 0 ] || bt_usage "--deb and --config-only exclude each other"
 t_start=$SECONDS
 
 # Defaults that depend on the tree: kernel/series-<tree> when it exists

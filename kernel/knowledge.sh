@@ -52,14 +52,14 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
 	--kernel | --tree)
-		[ $# -ge 2 ] || bt_die "$1 needs a value (see --help)"
+		[ $# -ge 2 ] || bt_usage "$1 needs a value (see --help)"
 		if [ "$1" = --kernel ]; then kernel=$2; else tree=$2; fi
 		shift
 		;;
 	--cached-only) cached_only=1 ;;
 	--force) force=1 ;;
 	--print-key) print_key=1 ;;
-	*) bt_die "unknown argument '$1' (see boottrace knowledge --help)" ;;
+	*) bt_usage "unknown argument '$1' (see boottrace knowledge --help)" ;;
 	esac
 	shift
 done
@@ -70,13 +70,16 @@ case "$kernel" in
 6.1 | 6.12 | linux-source-6.1 | linux-source-6.12) tree=${kernel#linux-source-}; kernel='' ;;
 esac
 if [ -z "$kernel" ]; then
+	tree=$(bt_tree_series "$tree")
 	kernel=$("$BT_TOP/kernel/build.sh" --tree "$tree" --print-dir 2>/dev/null) || {
 		[ -n "$cached_only" ] && exit 1
 		bt_die "no kernel build for tree $tree yet: run 'boottrace kernel --tree $tree' first"
 	}
 fi
+[ -e "$kernel" ] || bt_die "--kernel $kernel: no such file or directory (a kernel build's directory or its bzImage, or 6.1 or 6.12)"
 [ ! -f "$kernel" ] || bt_dirname kernel "$kernel"
-kernel=$(cd "$kernel" 2>/dev/null && pwd) || bt_die "$kernel: no such directory"
+given=$kernel
+kernel=$(cd "$kernel" 2>/dev/null && pwd) || bt_die "$given: not a directory"
 for f in System.map metadata bzImage; do
 	[ -f "$kernel/$f" ] || bt_die "$kernel: not a kernel build (no $f)"
 done

@@ -156,17 +156,17 @@ btb_check_machine()
 {
 	local machine=$1 accel=$2 smp=$3 mem=$4 timeout=$5 rtc=$6
 
-	case "$machine" in microvm | pc) ;; *) bt_die "--machine: use microvm or pc" ;; esac
-	case "$accel" in auto | kvm | tcg) ;; *) bt_die "--accel: use auto, kvm or tcg" ;; esac
+	case "$machine" in microvm | pc) ;; *) bt_usage "--machine: use microvm or pc" ;; esac
+	case "$accel" in auto | kvm | tcg) ;; *) bt_usage "--accel: use auto, kvm or tcg" ;; esac
 	local n
 	for n in "$timeout" "$smp" "$mem"; do
 		[[ $n =~ ^0*[1-9][0-9]*$ ]] ||
-			bt_die "--timeout, --smp, --memory take numbers above 0 (got '$n')"
+			bt_usage "--timeout, --smp, --memory take numbers above 0 (got '$n')"
 	done
 	[ -n "$rtc" ] || return 0
 	[[ $rtc =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2})?)?$ ]] ||
-		bt_die "--rtc '$rtc': use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS"
-	date -u -d "${rtc/T/ }" >/dev/null 2>&1 || bt_die "--rtc '$rtc' is not a valid date"
+		bt_usage "--rtc '$rtc': use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS"
+	date -u -d "${rtc/T/ }" >/dev/null 2>&1 || bt_usage "--rtc '$rtc' is not a valid date"
 }
 
 # btb_cached_value FILE KEY CMD...: CMD's first line of output, remembered

@@ -52,7 +52,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
 	--kernel | --initrd | --append | -o | --output | --disk)
-		[ $# -ge 2 ] || bt_die "$1 needs a value (see boottrace qemu --help)"
+		[ $# -ge 2 ] || bt_usage "$1 needs a value (see boottrace qemu --help)"
 		case "$1" in
 		--kernel) kimage=$2 ;;
 		--initrd) initrd=$2 ;;
@@ -63,11 +63,11 @@ while [ $# -gt 0 ]; do
 		shift
 		;;
 	*)
-		var=$(btb_qemu_opt "$1") || bt_die "unknown argument '$1' (see boottrace qemu --help)"
+		var=$(btb_qemu_opt "$1") || bt_usage "unknown argument '$1' (see boottrace qemu --help)"
 		if [ "${var%% *}" = =FLAG ]; then
 			printf -v "${var#* }" 1
 		else
-			[ $# -ge 2 ] || bt_die "$1 needs a value (see boottrace qemu --help)"
+			[ $# -ge 2 ] || bt_usage "$1 needs a value (see boottrace qemu --help)"
 			printf -v "$var" '%s' "$2"
 			shift
 		fi
@@ -76,12 +76,12 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-[ -n "$kimage" ] || bt_die "no kernel given: use --kernel BZIMAGE"
+[ -n "$kimage" ] || bt_usage "no kernel given: use --kernel BZIMAGE"
 [ -f "$kimage" ] || bt_die "$kimage: no such file"
-[ -n "$initrd" ] || bt_die "no initrd given: use --initrd INITRD"
+[ -n "$initrd" ] || bt_usage "no initrd given: use --initrd INITRD"
 [ -f "$initrd" ] || bt_die "$initrd: no such file"
-[ -n "$have_append" ] || bt_die "no command line given: use --append CMDLINE"
-[ -n "$dir" ] || bt_die "no output directory given: use -o DIR"
+[ -n "$have_append" ] || bt_usage "no command line given: use --append CMDLINE"
+[ -n "$dir" ] || bt_usage "no output directory given: use -o DIR"
 [ -d "$dir" ] || bt_die "$dir: no such directory"
 [ -z "$disk" ] || [ -f "$disk" ] || bt_die "$disk: no such file"
 btb_check_machine "$machine" "$accel" "$smp" "$mem" "$timeout" "$rtc"

@@ -77,7 +77,7 @@ while [ $# -gt 0 ]; do
 	-h | --help) usage; exit 0 ;;
 	-o | --output | --tree | --kernel | --kver | --initrd | --append | --delivery | \
 		--flavour | --repeat)
-		[ $# -ge 2 ] || bt_die "$1 needs a value (see boottrace boot --help)"
+		[ $# -ge 2 ] || bt_usage "$1 needs a value (see boottrace boot --help)"
 		case "$1" in
 		-o | --output) bundle=$2 ;;
 		--repeat) repeat=$2 ;;
@@ -97,13 +97,13 @@ while [ $# -gt 0 ]; do
 	--knowledge) knowledge=1 ;;
 	--dry-run) dryrun=1 ;;
 	-*)
-		var=$(btb_qemu_opt "$1") || bt_die "unknown option '$1' (see boottrace boot --help)"
+		var=$(btb_qemu_opt "$1") || bt_usage "unknown option '$1' (see boottrace boot --help)"
 		qopts+=("$1")
 		case "$var" in
 		=FLAG\ quiet) quiet=1 ;;
 		=FLAG*) ;;
 		*)
-			[ $# -ge 2 ] || bt_die "$1 needs a value (see boottrace boot --help)"
+			[ $# -ge 2 ] || bt_usage "$1 needs a value (see boottrace boot --help)"
 			qopts+=("$2")
 			[ "$var" != mem ] || mem=$2
 			shift
@@ -111,7 +111,7 @@ while [ $# -gt 0 ]; do
 		esac
 		;;
 	*)
-		[ -z "$conf" ] || bt_die "more than one CONF given ('$conf', '$1')"
+		[ -z "$conf" ] || bt_usage "more than one CONF given ('$conf', '$1')"
 		conf=$1
 		;;
 	esac
@@ -123,10 +123,10 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-[ -n "$conf" ] || [ -n "$initrd" ] || bt_die "no CONF.bconf given (see --help)"
+[ -n "$conf" ] || [ -n "$initrd" ] || bt_usage "no CONF.bconf given (see --help)"
 [ -z "$conf" ] || [ -f "$conf" ] || bt_die "$conf: no such file"
 [ -z "$initrd" ] || [ -f "$initrd" ] || bt_die "$initrd: no such file"
-case "$delivery" in posthoc | trailer | early) ;; *) bt_die "--delivery: use posthoc, trailer or early" ;; esac
+case "$delivery" in posthoc | trailer | early) ;; *) bt_usage "--delivery: use posthoc, trailer or early" ;; esac
 tree=$(bt_tree_series "$tree")
 # the machine options are checked before anything is built
 qcheck() { local machine=$BTB_DEFAULT_MACHINE accel=auto smp=2 mem=512 timeout=300 rtc='' var
@@ -146,11 +146,29 @@ fi
 bundle=${bundle%/}
 bt_dirname parent "$bundle"
 [ -d "$parent" ] || bt_die "$parent: no such directory (for -o $bundle)"
+# is_set DIR: DIR holds a set of bundles (1/ .. N/, what --repeat writes)
+is_set()
+{
+	local e n=0
+
+	for e in "$1"/* "$1"/.[!.]*; do
+		[ -e "$e" ] || continue
+		[[ ${e##*/} =~ ^[1-9][0-9]*$ ]] && [ -f "$e/metadata" ] || return 1
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ]
+}
+# -o replaces only what boottrace wrote: a bundle, a set of them or an
+# empty directory (a file, or a directory of anything else, is refused)
+if [ -e "$bundle" ] && ! { [ -d "$bundle" ] && { [ -f "$bundle/metadata" ] ||
+	[ -z "$(ls -A "$bundle" 2>/dev/null)" ] || is_set "$bundle"; }; }; then
+	bt_die "$bundle exists and is not a bundle or a set of bundles; remove it or choose another -o"
+fi
 # --repeat N: N boots of the same options into BUNDLE.partial/1..N, then
 # BUNDLE is replaced (a failed or interrupted set leaves the old one)
 if [ -n "$repeat" ]; then
-	[[ $repeat =~ ^[1-9][0-9]*$ ]] || bt_die "--repeat needs a number above 0 (got '$repeat')"
-	[ -z "$dryrun" ] || bt_die "--repeat and --dry-run do not go together"
+	[[ $repeat =~ ^[1-9][0-9]*$ ]] || bt_usage "--repeat needs a number above 0 (got '$repeat')"
+	[ -z "$dryrun" ] || bt_usage "--repeat and --dry-run do not go together"
 	rm -rf "$bundle.partial"
 	mkdir "$bundle.partial"
 	for ((k = 1; k <= repeat; k++)); do
@@ -164,9 +182,6 @@ if [ -n "$repeat" ]; then
 	rm -rf "$bundle.old"
 	echo "$bundle"
 	exit 0
-fi
-if [ -e "$bundle" ] && ! [ -f "$bundle/metadata" ] && [ -n "$(ls -A "$bundle" 2>/dev/null)" ]; then
-	bt_die "$bundle exists and is not a bundle; remove it or choose another -o"
 fi
 say() { [ -n "$quiet" ] || bt_log "$@"; }
 

@@ -47,6 +47,14 @@ bt_die()
 	exit 1
 }
 
+# bt_usage MSG: a usage error (a missing, unknown or malformed option or
+# argument): the message, exit 2
+bt_usage()
+{
+	printf 'boottrace: error: %s\n' "$*" >&2
+	exit 2
+}
+
 # bt_dirname VAR PATH: VAR = the directory part of PATH, as dirname(1)
 # gives it for a path without a trailing slash; no process
 bt_dirname()
@@ -161,7 +169,7 @@ bt_tree_series()
 	case "${1:-6.1}" in
 	6.1 | linux-source-6.1) echo 6.1 ;;
 	6.12 | linux-source-6.12) echo 6.12 ;;
-	*) bt_die "unknown tree '$1' (use 6.1 or 6.12)" ;;
+	*) bt_usage "unknown tree '$1' (use 6.1 or 6.12)" ;;
 	esac
 }
 

@@ -40,13 +40,13 @@ the skipped ones.  Exit status: 0 no errors (warnings allowed), 1 errors,
 USAGE
 }
 
-confs=() kernel='' nokernel='' cached='' args=()
+confs=() kernel='' kopt=--kernel nokernel='' cached='' args=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
 	--kernel | --tree)
 		[ $# -ge 2 ] || { echo "boottrace lint: $1 needs a value" >&2; exit 2; }
-		kernel=$2
+		kernel=$2 kopt=$1
 		shift
 		;;
 	--no-kernel) nokernel=1 ;;
@@ -65,10 +65,19 @@ lint=$(bt_tool bootconfig boottrace-lint)
 # The lint only reads a kernel's knowledge; `boottrace knowledge` writes it.
 kdir=''
 if [ -z "$nokernel" ]; then
-	kdir=$("$BT_TOP/kernel/knowledge.sh" ${kernel:+--kernel "$kernel"} --cached-only 2>/dev/null) ||
+	# --cached-only fails silently when the knowledge is not extracted
+	# yet, and with a message when --kernel names no kernel build
+	kerr=$(mktemp)
+	kdir=$("$BT_TOP/kernel/knowledge.sh" ${kernel:+"$kopt" "$kernel"} --cached-only 2>"$kerr") ||
 		kdir=''
+	if [ -s "$kerr" ]; then
+		cat "$kerr" >&2
+		rm -f "$kerr"
+		exit 2
+	fi
+	rm -f "$kerr"
 	if [ -z "$kdir" ] && [ -n "$kernel" ] && [ -z "$cached" ]; then
-		echo "boottrace lint: note: run \`boottrace knowledge --kernel $kernel\` (one boot, cached) for the kernel checks" >&2
+		echo "boottrace lint: note: run \`boottrace knowledge $kopt $kernel\` (one boot, cached) for the kernel checks" >&2
 	fi
 fi
 [ -z "$kdir" ] || args+=(--knowledge "$kdir")

@@ -208,21 +208,23 @@ while [ $# -gt 0 ]; do
 	-h | --help) usage; exit 0 ;;
 	--save) action=save ;;
 	--resolve)
-		[ $# -ge 2 ] || bt_die "--resolve needs last, -N or a boot id"
+		[ $# -ge 2 ] || bt_usage "--resolve needs last, -N or a boot id"
 		action=resolve which=$2
 		shift ;;
 	--archive | --keep | --timeout)
-		[ $# -ge 2 ] || bt_die "$1 needs a value"
+		[ $# -ge 2 ] || bt_usage "$1 needs a value"
 		case "$1" in
 		--archive) archive=$2 ;;
 		--keep) keep=$2 ;;
 		--timeout) timeout=$2 ;;
 		esac
 		shift ;;
-	*) usage >&2; bt_die "unknown argument '$1'" ;;
+	*) usage >&2; bt_usage "unknown argument '$1'" ;;
 	esac
 	shift
 done
+[ ! -e "$archive" ] || [ -d "$archive" ] ||
+	bt_die "$archive: not a directory (the archive: --archive or BOOTTRACE_ARCHIVE)"
 [[ $keep =~ ^[1-9][0-9]*$ ]] || bt_die "keep: '$keep' is not a number >= 1 (--keep or BOOTTRACE_KEEP)"
 [[ $timeout =~ ^[1-9][0-9]*$ ]] ||
 	bt_die "timeout: '$timeout' is not a number of seconds >= 1 (--timeout or BOOTTRACE_COLLECT_TIMEOUT)"

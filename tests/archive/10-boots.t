@@ -17,6 +17,7 @@ export BOOTTRACE_PROC=$work/proc BOOTTRACE_ARCHIVE=$work/archive
 export BOOTTRACE_DEFAULTS=$work/default BOOTTRACE_COLLECT=$top/tests/archive/fake-collect
 export FAKE_BUNDLE=$top/trace-analysis/tests/fixtures/bundles/default
 mkdir -p "$work/proc/sys/kernel/random"
+touch "$work/default-file"
 # boot ID [BOOTCONFIG-TEXT]: a fake boot with this 32-hex id (printed with
 # dashes, as /proc has it) and /proc/bootconfig content.
 boot()
@@ -150,6 +151,14 @@ rc=0
 t_ok "diff --boot -1 --boot last compares the two, the one before as A" \
 	sh -c "[ $rc -le 1 ] && grep -q '^A .*/$(id_of 10) (.*2026-12-01T00:00:00Z)' '$work/out' &&
 	       grep -q '^B .*/$(id_of 11) (' '$work/out'"
+rc=0
+BOOTTRACE_ARCHIVE=$work/default-file "$bt" boots >/dev/null 2>"$work/err" || rc=$?
+t_ok "an archive path that is a file is an error, named" \
+	sh -c "[ $rc = 1 ] && grep -q '$work/default-file: not a directory' '$work/err'"
+rc=0
+"$bt" boots --keep >/dev/null 2>"$work/err" || rc=$?
+t_ok "an option without its value is a usage error (exit 2)" \
+	sh -c "[ $rc = 2 ] && grep -q -- '--keep needs a value' '$work/err'"
 rc=0
 "$bt" report --boot -7 >/dev/null 2>"$work/err" || rc=$?
 t_ok "report --boot with a boot that is not there: usage error, named" \

@@ -37,7 +37,7 @@ cases=(
 	"-q|^qemu=-q\$"
 	"--quiet|^qemu=--quiet\$"
 )
-t_plan $((${#cases[@]} + 8))
+t_plan $((${#cases[@]} + 11))
 
 # has TEXT ERE: TEXT has a line matching ERE (TEXT shown when not)
 has()
@@ -70,15 +70,24 @@ out=$("$BT_TOP/bin/boottrace" boot "$conf" "${T_KOPTS[@]}" --dry-run 2>&1)
 t_ok "boot alone does not extract knowledge" has "$out" '^lint=yes$'
 rc=0
 out=$("$BT_TOP/bin/boottrace" run "$conf" "${T_KOPTS[@]}" --no-such-option --dry-run 2>&1) || rc=$?
-t_is "$rc" 1 "an unknown option is refused by boot (exit 1)"
+t_is "$rc" 2 "an unknown option is refused by boot (exit 2, a usage error)"
 t_ok "and named" has "$out" "unknown option '--no-such-option'"
 rc=0
 out=$("$BT_TOP/bin/boottrace" run "$conf" "${T_KOPTS[@]}" --machine vax --dry-run 2>&1) || rc=$?
 t_ok "a bad QEMU option value is refused before anything runs" \
 	has "$out" '^boottrace: error: --machine: use microvm or pc$'
+t_is "$rc" 2 "... as a usage error (exit 2)"
 rc=0
 out=$("$BT_TOP/bin/boottrace" run "$conf" "${T_KOPTS[@]}" --repeat two -o "$T_TMP/set" 2>&1) || rc=$?
 t_ok "run --repeat reaches boot, which checks its value" \
 	has "$out" "^boottrace: error: --repeat needs a number above 0 \\(got 'two'\\)\$"
 t_ok "and writes no set" test ! -e "$T_TMP/set" -a ! -e "$T_TMP/set.partial"
+# -o names a directory that boottrace did not write: --repeat keeps it
+mkdir "$T_TMP/precious"
+echo notes >"$T_TMP/precious/notes.txt"
+rc=0
+out=$("$BT_TOP/bin/boottrace" boot "$conf" "${T_KOPTS[@]}" --repeat 2 -o "$T_TMP/precious" 2>&1) || rc=$?
+t_ok "--repeat refuses an -o directory that is not a bundle or a set, and keeps it (exit $rc)" \
+	sh -c "[ $rc = 1 ] && [ -f '$T_TMP/precious/notes.txt' ] && [ ! -e '$T_TMP/precious.partial' ]"
+t_ok "and says why" has "$out" "^boottrace: error: $T_TMP/precious exists and is not a bundle or a set of bundles"
 t_done
