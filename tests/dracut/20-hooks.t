@@ -81,7 +81,8 @@ t_is "$rc:$(cpio -i --quiet --to-stdout kernel/bootconfig/bootconfig.bconf <"$in
 	"0:$(t_sha want.bconf)" "early mode: the member is in a new early cpio"
 t_is "$(/usr/lib/dracut/skipcpio "$initrd" | t_sha /dev/stdin)" "$(t_sha fresh.img)" \
 	"the original image follows it unchanged"
-t_is "$("$tool" "$initrd")" "" "no trailer in early mode"
+t_ok "no trailer in early mode" \
+	sh -c "[ -s '$initrd' ] && ! tail -c 12 '$initrd' | grep -qx '#BOOTCONFIG'"
 
 # --- kernel-install ---------------------------------------------------
 configure "bootconfig_files+=\" $T_TMP/one.bconf $T_TMP/two.bconf \""
@@ -116,7 +117,7 @@ t_is "$rc" 0 "kernel-install add with the plugin succeeds"
 t_is "$("$tool" -l "$entry/initrd" 2>&1)" "$want" "the installed initrd carries the config"
 t_is "$("$ref" -l "$entry/initrd" 2>&1)" "$want" "the tree's tools/bootconfig agrees"
 t_is "$(t_sha "$initrd")" "$(t_sha fresh.img)" "/boot's initrd behind the staging symlink is untouched"
-t_ok "the staged symlink was replaced by a file" bash -c '! grep -q "^l.* initrd ->" "$1"' _ staging.ls
+t_ok "the staged symlink was replaced by a file" bash -c '[ -s "$1" ] && ! grep -q "^l.* initrd ->" "$1"' _ staging.ls
 t_ok "the loader entry names the initrd" grep -q "^initrd .*/$KVER/initrd$" esp/loader/entries/boottrace-test-$KVER.conf
 
 configure "# nothing"
