@@ -11,7 +11,8 @@
 # from mmdebstrap with the packages and the qemu flavour's kernel .debs
 # installed inside it, booted three times in QEMU with
 # boottrace-collect.service archiving the bundles; tests/system/),
-# shell (shellcheck), compat (the
+# shell (shellcheck; the man pages against every command's --help,
+# tests/shell/), compat (the
 # tree's test-bootconfig.sh against our bootconfig), diff (differential
 # test against the kernel's parser), kernel (kernel/build.sh, building the
 # kernel when it is not cached; the flavours' merged configs), boot (QEMU
@@ -55,7 +56,8 @@ suite_clang()
 # bash's printf and echo write a pipe one line at a time, so under pipefail
 # `printf ... | grep -q` fails (status 141) whenever grep -q exits on its
 # match before the last write (the CI failure of beb0df1).  Grep a
-# here-string or a file instead.
+# here-string or a file instead.  Then tests/shell/: the man pages against
+# the commands' --help (it builds boottrace-lint, nothing else).
 suite_shell()
 {
 	local files hazards
@@ -72,10 +74,12 @@ suite_shell()
 	echo "shellcheck: ${#files[@]} scripts, 8 per run, $jobs runs at a time"
 	printf '%s\0' "${files[@]}" | xargs -0 -n 8 -P "$jobs" shellcheck || return 1
 	hazards=$(grep -nE "$racy" "${files[@]}" || true)
-	[ -n "$hazards" ] || return 0
-	printf '%s\n' "$hazards"
-	echo "printf/echo piped into grep -q: racy under pipefail; grep a here-string or a file"
-	return 1
+	if [ -n "$hazards" ]; then
+		printf '%s\n' "$hazards"
+		echo "printf/echo piped into grep -q: racy under pipefail; grep a here-string or a file"
+		return 1
+	fi
+	tap tests/shell/
 }
 suite_install() { tests/install/run.sh; }
 # package keeps its .debs where the system suite looks for them
