@@ -12,7 +12,7 @@ usage()
 {
 	cat <<'USAGE'
 usage: boottrace qemu --kernel BZIMAGE --initrd INITRD --append CMDLINE
-                      -o DIR [--disk FILE] [options]
+                      -o|--output DIR [--disk FILE] [options]
 
 The boot stage and nothing else: boot BZIMAGE with INITRD and the kernel
 command line CMDLINE in QEMU until the guest powers off, with FILE (if

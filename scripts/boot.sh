@@ -63,7 +63,7 @@ trace_clock=global unless ARGS or the config set a trace clock: without it
 the kernel wipes the top buffer at late init under TCG (docs/bundle.md).
 Exit status: 0 with a bundle (warnings on stderr, e.g. a rejected
 bootconfig), 1 with a one-line reason on timeout, kernel panic or missing
-bundle.
+bundle, 2 on a usage error.
 USAGE
 }
 

@@ -12,7 +12,9 @@ usage()
 usage: boottrace run CONF.bconf [boot options]
 
 `boottrace boot --knowledge CONF [boot options]`, then `boottrace report` of
-the bundle it wrote.  Every option is `boottrace boot`'s (see boottrace boot
+the bundle it wrote (with --dry-run, boot's plan instead; with --repeat,
+the set's path: report each bundle of it, or compare sets with
+`boottrace diff`).  Every option is `boottrace boot`'s (see boottrace boot
 --help), passed on unchanged; without -o the bundle goes to
 $BOOTTRACE_CACHE/bundles/<CONF name>.  The config is linted once, by
 `boot`, against the kernel being booted (its knowledge is extracted first

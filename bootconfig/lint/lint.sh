@@ -28,8 +28,10 @@ the size and depth limits.  Findings: FILE:LINE:COL: error|warning: MSG.
                    and only the kernel-independent checks run
   --tree T         same as --kernel T
   --no-kernel      kernel-independent checks only
-  --cached-only    no note when the kernel's knowledge is not cached
-  --json           JSON output (schema boottrace-lint-1)
+  --cached-only    with --kernel: no note suggesting `boottrace knowledge`
+                   when that kernel's knowledge is not extracted yet (the
+                   lint's own note on the skipped checks stays)
+  -j, --json       JSON output (schema boottrace-lint-1)
   -q, --quiet      findings only: no source lines, no notes
   -h, --help       this help
 

@@ -24,8 +24,8 @@ t_is "$T_RC" 1 "a timeout exits 1"
 t_grep "$T_TMP/b.err" '^boottrace: error: timeout after 1s' "with a one-line 'timeout' reason"
 
 t_boot b "$conf" --rtc 2040-13-01
-t_ok "a bad --rtc is refused before booting" \
-	sh -c "[ $T_RC = 1 ] && grep -q rtc '$T_TMP/b.err'"
+t_ok "a bad --rtc is refused before booting, as a usage error (exit $T_RC)" \
+	sh -c "[ $T_RC = 2 ] && grep -q rtc '$T_TMP/b.err'"
 printf 'ftrace.event {\n\tkprobes.x.probes = "a"\n\tkprobes.x.probes = "b"\n}\n' >"$T_TMP/bad.bconf"
 t_boot b "$T_TMP/bad.bconf"
 t_ok "a bad config is refused with its file and line" \
