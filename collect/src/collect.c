@@ -1021,7 +1021,6 @@ static unsigned long long buffers_kb(char **names)
  */
 static pid_t extract_start(const char *trace_cmd, bool uncompressed)
 {
-	char *outpath = path_join(C.out, "trace.dat");
 	pid_t pid;
 
 	say(uncompressed ? "extracting (uncompressed)" : "extracting");
@@ -1030,8 +1029,14 @@ static pid_t extract_start(const char *trace_cmd, bool uncompressed)
 		fail("cannot run %s: %s", trace_cmd, strerror(errno));
 	if (!pid) {
 		int fd = C.logfd >= 0 ? C.logfd : open("/dev/null", O_WRONLY);
+		/*
+		 * It runs in the bundle directory (-o is relative to it): a
+		 * PROG given as a relative path (with a '/'; a bare name is
+		 * looked up in PATH) is made absolute before the chdir.
+		 */
 		char *argv[] = { (char *)trace_cmd, "extract", "-k", "-a", "-t",
-				 "-o", outpath, NULL, NULL, NULL };
+				 "-o", "trace.dat", NULL, NULL, NULL };
+		char cwd[PATH_MAX];
 
 		if (uncompressed) {
 			argv[7] = "--compression";
@@ -1041,13 +1046,22 @@ static pid_t extract_start(const char *trace_cmd, bool uncompressed)
 		/* -k: keep instances (3.1.6 deletes them otherwise) */
 		dup2(fd, 1);
 		dup2(fd, 2);
-		if (chdir(C.out))
+		if (strchr(trace_cmd, '/') && trace_cmd[0] != '/') {
+			if (!getcwd(cwd, sizeof(cwd)) ||
+			    asprintf(&argv[0], "%s/%s", cwd, trace_cmd) < 0) {
+				log_to(2, "cannot run %s: %s\n", trace_cmd, strerror(errno));
+				_exit(126);
+			}
+			trace_cmd = argv[0];
+		}
+		if (fchdir(C.outfd)) {
+			log_to(2, "cannot enter %s: %s\n", C.out, strerror(errno));
 			_exit(126);
+		}
 		execvp(trace_cmd, argv);
 		log_to(2, "cannot run %s: %s\n", trace_cmd, strerror(errno));
 		_exit(127);
 	}
-	free(outpath);
 	return pid;
 }
 
@@ -1188,7 +1202,9 @@ static void usage(FILE *f)
 	      "                      is mounted; never mounts it)\n"
 	      "  --disk DEV          also write the bundle as a tar archive onto\n"
 	      "                      DEV, which must start with the harness marker\n"
-	      "  --trace-cmd PROG    the trace-cmd program (default: trace-cmd)\n"
+	      "  --trace-cmd PROG    the trace-cmd program (default: trace-cmd;\n"
+	      "                      it runs in DIR as PROG extract -k -a -t\n"
+	      "                      -o trace.dat)\n"
 	      "  --no-extract        no trace.dat (the text state only)\n"
 	      "  --initramfs         the test initramfs mode: with\n"
 	      "                      boottrace.collect=DEV on the kernel command\n"

@@ -2,12 +2,14 @@
 /*
  * test_collect.c - unit tests of boottrace-collect's pieces: names, the
  * "changed event" rule, the kernel log text, tar headers and archives, the
- * host's metadata additions.
+ * host's metadata additions, trace-cmd's run (a stub) from a relative -o.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "collect.h"
@@ -265,6 +267,112 @@ static void t_add_metadata(struct unit *u)
 	free(t);
 }
 
+/*
+ * collect: boottrace-collect run in a child from DIR (under tmpdir) with
+ * ARGS; its stderr goes to DIR/err.  Returns its exit status (-1: killed).
+ */
+static int collect(const char *dir, const char **args)
+{
+	char path[256], *argv[16] = { "boottrace-collect" };
+	int argc = 1, status;
+	pid_t pid;
+
+	while (*args && argc < 15)
+		argv[argc++] = (char *)*args++;
+	fflush(NULL);
+	pid = fork();
+	if (!pid) {
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/%s", tmpdir, dir);
+		if (chdir(path))
+			_exit(99);
+		fd = open("err", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(fd, 2);
+		exit(collect_main(argc, argv));
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * A directory laid out like the smallest tracefs (under tmpdir), and next
+ * to it the stub trace-cmd: it records its working directory and argv in
+ * args and writes "dat" to the -o file.
+ */
+static void fake_tree(const char *dir)
+{
+	char p[256], rel[64], script[512];
+
+	snprintf(p, sizeof(p), "%s/%s", tmpdir, dir);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/%s/fs", tmpdir, dir);
+	mkdir(p, 0755);
+	snprintf(rel, sizeof(rel), "%s/fs/tracing_on", dir);
+	put(rel, "1\n");
+	snprintf(rel, sizeof(rel), "%s/fs/trace", dir);
+	put(rel, "");
+	snprintf(script, sizeof(script),
+		 "#!/bin/sh\n"
+		 "{ pwd -P; printf '%%s\\n' \"$@\"; } >'%s/%s/args'\n"
+		 "while [ $# -gt 0 ]; do\n"
+		 "\tif [ \"$1\" = -o ]; then echo dat >\"$2\" || exit 1; fi\n"
+		 "\tshift\n"
+		 "done\n", tmpdir, dir);
+	snprintf(rel, sizeof(rel), "%s/stub", dir);
+	put(rel, script);
+	snprintf(p, sizeof(p), "%s/%s/stub", tmpdir, dir);
+	chmod(p, 0755);
+}
+
+static char *file(const char *rel)
+{
+	char p[256], *t;
+
+	snprintf(p, sizeof(p), "%s/%s", tmpdir, rel);
+	t = read_file(p, NULL);
+	return t ? t : strdup("(missing)");
+}
+
+/* EXPECT_FILE: the file REL (under tmpdir) has the text WANT */
+#define EXPECT_FILE(u, rel, want) expect_file((u), (rel), (want), __LINE__)
+
+static void expect_file(struct unit *u, const char *rel, const char *want, int line)
+{
+	char *t = file(rel);
+
+	unit_expect_str(u, t, want, __FILE__, line, rel);
+	free(t);
+}
+
+/* a relative -o (and a relative --trace-cmd): trace-cmd runs in the bundle */
+static void t_extract_relative(struct unit *u)
+{
+	const char *rel[] = { "-o", "rel-bundle", "--tracefs", "fs", "--trace-cmd", NULL, NULL };
+	const char *relprog[] = { "-o", "b2", "--tracefs", "fs", "--trace-cmd", "./stub", NULL };
+	char stub[256], want[PATH_MAX + 64], real[PATH_MAX], *meta;
+
+	fake_tree("x");
+	snprintf(stub, sizeof(stub), "%s/x/stub", tmpdir);
+	rel[5] = stub;
+	UNIT_EXPECT_INT(u, collect("x", rel), 0);
+	EXPECT_FILE(u, "x/err", "");
+	UNIT_EXPECT(u, realpath(tmpdir, real));
+	snprintf(want, sizeof(want), "%s/x/rel-bundle\nextract\n-k\n-a\n-t\n-o\ntrace.dat\n",
+		 real);
+	EXPECT_FILE(u, "x/args", want);
+	EXPECT_FILE(u, "x/rel-bundle/trace.dat", "dat\n");
+	meta = file("x/rel-bundle/metadata");
+	UNIT_EXPECT(u, strstr(meta, "\ncollect_errors=0\ncomplete=yes\n"));
+	free(meta);
+
+	fake_tree("y");
+	UNIT_EXPECT_INT(u, collect("y", relprog), 0);
+	EXPECT_FILE(u, "y/err", "");
+	EXPECT_FILE(u, "y/b2/trace.dat", "dat\n");
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -279,7 +387,7 @@ int main(void)
 		      UNIT_CASE(t_klog),
 		      UNIT_CASE(t_tar_header), UNIT_CASE(t_tar_write),
 		      UNIT_CASE(t_tar_full), UNIT_CASE(t_meta_line),
-		      UNIT_CASE(t_add_metadata));
+		      UNIT_CASE(t_add_metadata), UNIT_CASE(t_extract_relative));
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
 	if (system(cmd))
 		rc = 1;
