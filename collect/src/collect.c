@@ -1199,7 +1199,13 @@ static void usage(FILE *f)
 	      "options:\n"
 	      "  -o, --output DIR    the bundle directory (new or empty)\n"
 	      "  --tracefs PATH      the tracefs directory (default: where tracefs\n"
-	      "                      is mounted; never mounts it)\n"
+	      "                      is mounted; never mounts it); it must have\n"
+	      "                      the files trace and tracing_on.  trace-cmd\n"
+	      "                      extract reads only the mounted tracefs (it\n"
+	      "                      cannot be told another), so without\n"
+	      "                      --no-extract PATH must be that one: a\n"
+	      "                      directory laid out like a tracefs (tests)\n"
+	      "                      needs --no-extract\n"
 	      "  --disk DEV          also write the bundle as a tar archive onto\n"
 	      "                      DEV, which must start with the harness marker\n"
 	      "  --trace-cmd PROG    the trace-cmd program (default: trace-cmd;\n"
@@ -1274,6 +1280,47 @@ static const char *find_tracefs(bool do_mount)
 	if (!path || access(path, F_OK))
 		return NULL;
 	return path;
+}
+
+/* the tracefs `trace-cmd extract` reads: the mounted one (NULL: none) */
+static const char *mounted_tracefs(void)
+{
+	return find_tracefs(false);
+}
+
+const char *(*extract_tracefs)(void) = mounted_tracefs;
+
+/*
+ * check_tracefs - refuse DIR (a live run's tracefs) unless it has the
+ * files every trace array has, and with EXTRACT unless it is the mounted
+ * tracefs: `trace-cmd extract` (3.1.6, libtracefs 1.6) cannot be told a
+ * tracefs directory (no option, no environment variable); it reads the
+ * first tracefs in /proc/mounts, or mounts one, so trace.dat would not
+ * come from DIR.  The same directory by another path (a second mount of
+ * tracefs, /sys/kernel/debug/tracing) is the same tracefs.
+ */
+static void check_tracefs(const char *dir, bool extract)
+{
+	static const char *const files[] = { "trace", "tracing_on" };
+	const char *mounted;
+	struct stat st, mst;
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *p = path_join(dir, files[i]);
+		bool ok = !stat(p, &st) && S_ISREG(st.st_mode);
+
+		free(p);
+		if (!ok)
+			die("%s is not a tracefs: it has no file '%s' (give the tracefs directory, e.g. /sys/kernel/tracing); nothing was written",
+			    dir, files[i]);
+	}
+	if (!extract)
+		return;
+	mounted = extract_tracefs();
+	if (!mounted || stat(dir, &st) || stat(mounted, &mst) ||
+	    st.st_dev != mst.st_dev || st.st_ino != mst.st_ino)
+		die("%s is not the mounted tracefs (%s), the only one trace-cmd extract reads: trace.dat would not come from it; add --no-extract to collect %s without trace.dat; nothing was written",
+		    dir, mounted ? mounted : "none is mounted", dir);
 }
 
 int main(int argc, char **argv)
@@ -1371,6 +1418,7 @@ int main(int argc, char **argv)
 		}
 		if (access(C.tracefs, R_OK | X_OK))
 			die("no tracefs at %s: %s; nothing was written", C.tracefs, strerror(errno));
+		check_tracefs(C.tracefs, !no_extract);
 		open_bundle(out, false);
 		say("collecting from %s", C.tracefs);
 	}

@@ -21,6 +21,8 @@ bool has_hist(const char *text);
 bool conf_event(const char *line, const char *instance, char *out, size_t len);
 bool room_uncompressed(unsigned long long buffers_kb, const char *meminfo);
 char *klog_text(const char *raw, size_t len, size_t *outlen);
+/* the tracefs trace-cmd extract reads (the unit tests replace it) */
+extern const char *(*extract_tracefs)(void);
 
 /* bundle.c */
 int tar_header(char hdr[512], const char *name, bool dir, unsigned long long size,

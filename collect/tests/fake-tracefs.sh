@@ -1,15 +1,16 @@
 #!/bin/bash
 # fake-tracefs.sh COLLECTOR - boottrace-collect against a directory laid out
 # like tracefs (built here): what goes into the bundle, what stays out, and
-# the faults (no tracefs, an unreadable file, a full disk, a failing
-# trace-cmd, a disk without the marker).  TAP, then "N passed, N failed".
+# the faults (no tracefs, a directory that is not one, an unreadable file, a
+# full disk, a tracefs trace-cmd would not read, a disk without the marker).
+# TAP, then "N passed, N failed".
 set -uo pipefail
 BIN=$(readlink -f "${1:?usage: fake-tracefs.sh COLLECTOR}")
 # shellcheck source=../../tests/lib/tap.sh
 . "$(dirname "$0")/../../tests/lib/tap.sh"
 cd "$T_TMP" || exit 1
 
-t_plan 47
+t_plan 57
 
 # fake_tracefs DIR: a top array with two CPUs and five events, one instance
 fake_array()
@@ -133,9 +134,32 @@ t_grep err "cannot write b3/tracefs/events/task/task_newtask/hist: File too larg
 	"the message names the file"
 t_grep b3/metadata '^complete=no$' "the bundle is marked incomplete"
 
-"$BIN" -o b4 --tracefs fs --trace-cmd "$T_TMP/no-trace-cmd" 2>/dev/null
-t_is "$?" 1 "trace-cmd cannot run: exit 1"
-t_grep b4/metadata '^complete=no$' "the bundle is marked incomplete"
+# not a tracefs: neither trace nor tracing_on
+mkdir empty
+for d in empty /etc; do
+	"$BIN" -o "notfs${d//\//_}" --tracefs "$d" --no-extract >err 2>&1
+	t_is "$?" 2 "--tracefs $d: exit 2"
+	t_grep err "^boottrace-collect: error: $d is not a tracefs: it has no file 'trace' .*nothing was written" \
+		"with a message naming $d"
+	t_ok "and no bundle directory" test ! -e "notfs${d//\//_}"
+done
+fake_tracefs notrace
+rm notrace/tracing_on
+"$BIN" -o b4 --tracefs notrace --no-extract >err 2>&1
+t_is "$?" 2 "a directory without tracing_on: exit 2"
+t_grep err "notrace is not a tracefs: it has no file 'tracing_on'" "the message names the file"
+
+# trace-cmd extract reads only the mounted tracefs: a fake tree with
+# extraction is refused before tracing is stopped (the extraction itself is
+# tested in test_collect, whose fake tree stands in for the mounted one)
+fake_tracefs ext
+"$BIN" -o b7 --tracefs ext --trace-cmd "$T_TMP/no-trace-cmd" >err 2>&1
+t_is "$?" 2 "--tracefs other than the mounted tracefs, with extraction: exit 2"
+t_grep err "^boottrace-collect: error: ext is not the mounted tracefs .*add --no-extract" \
+	"the message names it and what to do"
+t_ok "no bundle directory" test ! -e b7
+t_is "$(cat ext/tracing_on ext/instances/foo/tracing_on)" "$(printf '1\n0')" \
+	"and tracing left as it was"
 
 # the raw disk: only one carrying the marker gets the archive
 { printf 'BOOTTRACE-COLLECT-DISK-1'; head -c 100000 /dev/zero; } >disk.img

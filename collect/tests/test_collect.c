@@ -2,7 +2,9 @@
 /*
  * test_collect.c - unit tests of boottrace-collect's pieces: names, the
  * "changed event" rule, the kernel log text, tar headers and archives, the
- * host's metadata additions, trace-cmd's run (a stub) from a relative -o.
+ * host's metadata additions; whole runs against a fake tracefs with a stub
+ * trace-cmd: a relative -o, a failing trace-cmd, a tracefs trace-cmd would
+ * not read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -335,6 +337,14 @@ static char *file(const char *rel)
 	return t ? t : strdup("(missing)");
 }
 
+static bool exists(const char *rel)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), "%s/%s", tmpdir, rel);
+	return !access(p, F_OK);
+}
+
 /* EXPECT_FILE: the file REL (under tmpdir) has the text WANT */
 #define EXPECT_FILE(u, rel, want) expect_file((u), (rel), (want), __LINE__)
 
@@ -346,6 +356,18 @@ static void expect_file(struct unit *u, const char *rel, const char *want, int l
 	free(t);
 }
 
+/*
+ * The tracefs trace-cmd extract would read (the collector's
+ * extract_tracefs): the fake tree named here, by its absolute path, or
+ * none when empty.
+ */
+static char mounted[128];
+
+static const char *fake_mounted(void)
+{
+	return *mounted ? mounted : NULL;
+}
+
 /* a relative -o (and a relative --trace-cmd): trace-cmd runs in the bundle */
 static void t_extract_relative(struct unit *u)
 {
@@ -354,6 +376,7 @@ static void t_extract_relative(struct unit *u)
 	char stub[256], want[PATH_MAX + 64], real[PATH_MAX], *meta;
 
 	fake_tree("x");
+	snprintf(mounted, sizeof(mounted), "%s/x/fs", tmpdir);
 	snprintf(stub, sizeof(stub), "%s/x/stub", tmpdir);
 	rel[5] = stub;
 	UNIT_EXPECT_INT(u, collect("x", rel), 0);
@@ -368,9 +391,57 @@ static void t_extract_relative(struct unit *u)
 	free(meta);
 
 	fake_tree("y");
+	snprintf(mounted, sizeof(mounted), "%s/y/fs", tmpdir);
 	UNIT_EXPECT_INT(u, collect("y", relprog), 0);
 	EXPECT_FILE(u, "y/err", "");
 	EXPECT_FILE(u, "y/b2/trace.dat", "dat\n");
+}
+
+/* a failing trace-cmd: an incomplete bundle */
+static void t_extract_fails(struct unit *u)
+{
+	const char *args[] = { "-o", "b", "--tracefs", "fs", "--trace-cmd", NULL, NULL };
+	char none[128], *t;
+
+	fake_tree("w");
+	snprintf(mounted, sizeof(mounted), "%s/w/fs", tmpdir);
+	snprintf(none, sizeof(none), "%s/w/no-trace-cmd", tmpdir);
+	args[5] = none;
+	UNIT_EXPECT_INT(u, collect("w", args), 1);
+	t = file("w/err");
+	UNIT_EXPECT(u, strstr(t, "trace-cmd extract failed (status 127"));
+	free(t);
+	t = file("w/b/metadata");
+	UNIT_EXPECT(u, strstr(t, "\ncollect_errors=1\ncomplete=no\n"));
+	free(t);
+}
+
+/*
+ * --tracefs other than the tracefs trace-cmd reads, with extraction:
+ * refused before anything is written or tracing is stopped
+ */
+static void t_extract_other_tracefs(struct unit *u)
+{
+	const char *args[] = { "-o", "b", "--tracefs", "fs", "--trace-cmd", NULL, NULL };
+	char stub[128], *t, want[256];
+
+	fake_tree("z");
+	snprintf(stub, sizeof(stub), "%s/z/stub", tmpdir);
+	args[5] = stub;
+	snprintf(mounted, sizeof(mounted), "%s/x/fs", tmpdir);
+	UNIT_EXPECT_INT(u, collect("z", args), 2);
+	snprintf(want, sizeof(want), "error: fs is not the mounted tracefs (%s/x/fs)", tmpdir);
+	t = file("z/err");
+	UNIT_EXPECT(u, strstr(t, want) && strstr(t, "add --no-extract"));
+	free(t);
+	*mounted = '\0';
+	UNIT_EXPECT_INT(u, collect("z", args), 2);
+	t = file("z/err");
+	UNIT_EXPECT(u, strstr(t, "error: fs is not the mounted tracefs (none is mounted)"));
+	free(t);
+	UNIT_EXPECT(u, !exists("z/b"));
+	UNIT_EXPECT(u, !exists("z/args"));
+	EXPECT_FILE(u, "z/fs/tracing_on", "1\n");
 }
 
 int main(void)
@@ -381,13 +452,15 @@ int main(void)
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_collect.XXXXXX");
 	if (!mkdtemp(tmpdir))
 		return 2;
+	extract_tracefs = fake_mounted;
 	rc = UNIT_RUN(UNIT_CASE(t_plain_name), UNIT_CASE(t_changed),
 		      UNIT_CASE(t_has_hist), UNIT_CASE(t_conf_event),
 		      UNIT_CASE(t_room_uncompressed),
 		      UNIT_CASE(t_klog),
 		      UNIT_CASE(t_tar_header), UNIT_CASE(t_tar_write),
 		      UNIT_CASE(t_tar_full), UNIT_CASE(t_meta_line),
-		      UNIT_CASE(t_add_metadata), UNIT_CASE(t_extract_relative));
+		      UNIT_CASE(t_add_metadata), UNIT_CASE(t_extract_relative),
+		      UNIT_CASE(t_extract_fails), UNIT_CASE(t_extract_other_tracefs));
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
 	if (system(cmd))
 		rc = 1;
