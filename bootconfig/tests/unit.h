@@ -7,7 +7,10 @@
  *
  * Every test function runs; a failed expectation prints file:line and the
  * expression and marks that test failed.  The program ends with the line
- * "N passed, N failed" and exits non-zero when anything failed.
+ * "N passed, N failed" and exits non-zero when anything failed.  A test
+ * that cannot run here calls unit_skip(): it prints "SKIP name: why", counts
+ * neither as passed nor as failed, and a line "N skipped" comes before the
+ * last one.
  * UNIT_RUN_ARRAY(cases) runs a static array of UNIT_CASE() entries.
  * Shared by bootconfig/ and trace-analysis/ tests.
  */
@@ -20,6 +23,7 @@
 struct unit {
 	const char *name;
 	int failed;
+	int skipped;
 };
 
 #define UNIT_EXPECT(u, cond) \
@@ -66,6 +70,12 @@ static inline void unit_expect_int(struct unit *u, long long got,
 	u->failed = 1;
 }
 
+static inline void unit_skip(struct unit *u, const char *why)
+{
+	printf("SKIP %s: %s\n", u->name, why);
+	u->skipped = 1;
+}
+
 typedef void (*unit_fn)(struct unit *u);
 
 struct unit_case {
@@ -75,7 +85,7 @@ struct unit_case {
 
 static inline int unit_run(const struct unit_case *cases, int n)
 {
-	int passed = 0, failed = 0;
+	int passed = 0, failed = 0, skipped = 0;
 
 	for (int i = 0; i < n; i++) {
 		struct unit u = { .name = cases[i].name };
@@ -84,10 +94,14 @@ static inline int unit_run(const struct unit_case *cases, int n)
 		if (u.failed) {
 			failed++;
 			fprintf(stderr, "FAIL %s\n", cases[i].name);
+		} else if (u.skipped) {
+			skipped++;
 		} else {
 			passed++;
 		}
 	}
+	if (skipped)
+		printf("%d skipped\n", skipped);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

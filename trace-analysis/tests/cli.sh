@@ -243,7 +243,9 @@ if grep -q 'Initcalls from trace.dat' "$tmp/out"; then bad "no empty trace.dat i
 	ok "no empty trace.dat initcall table"; fi
 has "hist sorted by value" '^    virtio_pci_driver_init, 2246248 +hitcount 1 +lat 2246248$'
 has "hist ranked by" '^    hits 263, entries 263, dropped 0; by lat$'
-has "hist keys named from another hist" '"keys":\{"func":\{"kind":"sym","text":"update_mp_table","addr":"0xffffffff' "$here/fixtures/json/default.json"
+# (the keys=func hists: func alone in the keys, not the synthetic hist's own
+# func.sym,lat; in the report just written, not the recorded one)
+has "hist keys named from another hist" '"keys":\{"func":\{"kind":"sym","text":"update_mp_table","addr":"0xffffffff[0-9a-f]+"\}\}' "$tmp/default.json"
 has "pairing hist folded" '^    every key hitcount 1$'
 has "no trace.dat: losses unknown" '^  unknown: trace.dat: missing'
 has "kprobe profile" 'vfs_read +hits 8031'

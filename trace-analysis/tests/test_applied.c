@@ -93,7 +93,7 @@ static void test_failures(struct unit *u)
 static void test_initcalls(struct unit *u)
 {
 	struct analysis a;
-	size_t i, levels = 0;
+	size_t i, levels = 0, acpi = 0;
 
 	if (load(u, "initcalls", &a))
 		return;
@@ -106,12 +106,14 @@ static void test_initcalls(struct unit *u)
 	for (i = 0; i < a.ninitcalls; i++) {
 		levels += a.initcalls[i].level != NULL;
 		if (!strcmp(a.initcalls[i].func, "acpi_init")) {
+			acpi++;
 			UNIT_EXPECT_STR(u, a.initcalls[i].level, "subsys");
 			UNIT_EXPECT(u, a.initcalls[i].finished);
 			UNIT_EXPECT_INT(u, a.initcalls[i].ret, 0);
 			UNIT_EXPECT_INT(u, a.initcalls[i].dur_ns / 1000, 246046);
 		}
 	}
+	UNIT_EXPECT_INT(u, acpi, 1);
 	UNIT_EXPECT(u, levels > 200);
 	UNIT_EXPECT_INT(u, a.nkprobes, 1);
 	UNIT_EXPECT_STR(u, a.kprobes[0].name, "getname");

@@ -246,8 +246,11 @@ static void test_no_trigger_line(struct unit *u)
 	struct hist_error err;
 
 	UNIT_EXPECT_INT(u, parse_str(t, &hs, &err), 0);
-	if (hs.n != 1)
+	UNIT_EXPECT_INT(u, hs.n, 1);
+	if (hs.n != 1) {
+		hist_set_free(&hs);
 		return;
+	}
 	UNIT_EXPECT_INT(u, hs.hists[0].entries[0].keys[0].kind, HK_EXECNAME);
 	UNIT_EXPECT_STR(u, hs.hists[0].entries[0].keys[0].text, "bash");
 	UNIT_EXPECT_INT(u, hs.hists[0].entries[0].keys[0].num, 123);
@@ -301,8 +304,11 @@ static void test_blank_handler_line(struct unit *u)
 	UNIT_EXPECT_INT(u, parse_str(HDR "{ pid: 1 } hitcount: 1\n\t\n\nTotals:\n"
 				"    Hits: 1\n    Entries: 1\n    Dropped: 0\n",
 				&hs, &err), 0);
-	if (hs.n != 1)
+	UNIT_EXPECT_INT(u, hs.n, 1);
+	if (hs.n != 1) {
+		hist_set_free(&hs);
 		return;
+	}
 	UNIT_EXPECT(u, hs.hists[0].entries[0].extra == NULL);
 	hist_set_free(&hs);
 }
