@@ -5,7 +5,9 @@
 # this script copies itself out of the checkout and runs again under a
 # tmpfs mounted over the checkout, in a private mount namespace.  What the
 # install prints is compared with what the checkout prints for the same
-# input.  Prints "ok - ..." / "not ok - ..." lines; exit 1 when one failed.
+# input.  Prints a plan line "1..N", then "ok - ..." / "not ok - ..." lines
+# (tests/lib/check.sh's check_add holds them to the plan); exit 1 when one
+# failed.
 # shellcheck disable=SC2016 # the sh -c scripts expand their own arguments
 set -uo pipefail
 
@@ -40,6 +42,7 @@ PATH=$root/bin:/usr/sbin:/usr/bin:/sbin:/bin
 unset BT_TOP
 cd /
 failed=0
+echo "1..14"
 
 t()
 {
@@ -67,7 +70,13 @@ t "boottrace report on a bundle" sh -c '"$0" report "$1" | grep -q .' "$bt" "$bu
 t "boottrace check on a bundle (as from the checkout)" \
 	sh -c '[ "$("$0" check "$1" "$2" 2>&1; echo "exit $?")" = "$3" ]' \
 	"$bt" "$bundle" "$share/examples/default.expect" "$want_check"
-t "boottrace kernel finds the same series and fragments" \
-	sh -c '[ "$("$0" kernel --print-dir 2>/dev/null || echo none)" = "$1" ]' \
-	"$bt" "$want_kdir"
+# The checkout's --print-dir fails too when no kernel is built in the cache:
+# then there is nothing to compare ("none" = "none" proves nothing).
+if [ "$want_kdir" = none ]; then
+	echo "ok - installed: boottrace kernel finds the same series and fragments # SKIP no kernel built in the cache"
+else
+	t "boottrace kernel finds the same series and fragments" \
+		sh -c '[ "$("$0" kernel --print-dir 2>/dev/null || echo none)" = "$1" ]' \
+		"$bt" "$want_kdir"
+fi
 exit "$failed"

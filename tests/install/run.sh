@@ -72,9 +72,10 @@ check "bash completion is clean for shellcheck" shellcheck -s bash "$comp"
 check "bash completion completes verbs" bash -c ". '$comp'
 	COMP_WORDS=(boottrace rep); COMP_CWORD=1; _boottrace; [ \"\${COMPREPLY[*]}\" = report ]"
 
-out=$("$top/tests/install/installed.sh" "$root") || true
+rc=0
+out=$("$top/tests/install/installed.sh" "$root") || rc=$?
 printf '%s\n' "$out"
-check_add "$out"
+check_add "$out" "$rc"
 
 make -s -C "$top" uninstall PREFIX=/usr/local DESTDIR="$stage" >/dev/null
 check "make uninstall removes every installed file" \

@@ -91,8 +91,9 @@ check "... disabled: the postinst does not enable or start it" \
 check "/etc/default/boottrace is a conffile" sh -c \
 	"dpkg-deb --ctrl-tarfile '$work/boottrace_${version}_$arch.deb' | tar -xOf - ./conffiles |
 	 grep -qx /etc/default/boottrace"
-out=$("$top/tests/install/installed.sh" "$root/usr") || true
+rc=0
+out=$("$top/tests/install/installed.sh" "$root/usr") || rc=$?
 printf '%s\n' "$out"
-check_add "$out"
+check_add "$out" "$rc"
 
 check_done
