@@ -6,13 +6,14 @@
 # "# expect-noseries:" lines apply when the kernel has (or lacks) the
 # boottrace series; "# expect-modpatch:" and "# expect-nomodpatch:" when it
 # has (or lacks) the module-events patch.  The exit status follows: 1 with
-# an error, else 0.
+# an error, else 0.  Each case expects its own rule's diagnostic ([RULE]) in
+# one of its expect lines.
 set -uo pipefail
 . "$(dirname "$0")/tap.sh"
 
 t_lint_setup
 cases=("$BT_TOP"/tests/lint/cases/*.bconf)
-t_plan $((4 * ${#cases[@]} + 5))
+t_plan $((5 * ${#cases[@]} + 5))
 if [ "$T_LONG" = yes ]; then series=expect-series; else series=expect-noseries; fi
 if grep -q '^series=.*Apply-the-settings-of-module-events' "$T_KN/info"; then
 	modpatch=expect-modpatch
@@ -37,7 +38,7 @@ want_rc()
 
 for f in "${cases[@]}"; do
 	rule=$(basename "$f" .bconf)
-	grep -q "\[$rule\]" "$f" || echo "# $rule.bconf names no [$rule] diagnostic"
+	t_grep "$f" "^# expect[a-z-]*: .*\[$rule\]\$" "$rule: an expect line names a [$rule] diagnostic"
 	want=$(t_lint_expect "$f" expect "$series" "$modpatch")
 	lint_run "$f" --knowledge "$T_KN"
 	t_is "$GOT" "$want" "$rule: diagnostics with kernel $T_KEY"
