@@ -276,7 +276,10 @@ int bconf_initrd_apply_flags(const char *path, const char *text, size_t len,
  * Apply (or, with BCONF_UPDATE_DELETE, delete: @text is then ignored) with
  * @flags: BCONF_APPLY_OVERSIZE, BCONF_UPDATE_IN_PLACE.  When @space is not
  * NULL it receives the bytes the write needs and the bytes available
- * (both 0 when not measured), in particular after -ENOSPC.
+ * (both 0 when not measured), in particular after -ENOSPC.  @t (may be
+ * NULL) is filled as by bconf_initrd_apply(); after -EMSGSIZE, -EBADMSG
+ * or -EINVAL it receives the initrd's refused trailer as found, as
+ * bconf_initrd_read() fills it (t->size tells the claim), for delete too.
  */
 #define BCONF_UPDATE_IN_PLACE	0x2u
 #define BCONF_UPDATE_DELETE	0x4u

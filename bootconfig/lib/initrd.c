@@ -884,6 +884,8 @@ BCONF_EXPORT int bconf_initrd_update(const char *path, const char *text,
 			return -E2BIG;
 	}
 	ret = job_open(&j, path);
+	if (t && (ret == -EMSGSIZE || ret == -EBADMSG || ret == -EINVAL))
+		*t = j.old;	/* the refused trailer: its claim, for the caller */
 	if (ret || (del && !j.has_old))
 		goto out;
 	if (!del) {

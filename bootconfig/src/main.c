@@ -551,16 +551,12 @@ static int delete(const struct opts *o)
 {
 	struct bconf_trailer t = { 0 };
 	struct bconf_space sp;
-	char *text = NULL;
 	int ret;
 
+	/* after a refused trailer, @t holds its claim for the message */
 	ret = bconf_initrd_update(o->path, NULL, 0,
-				  BCONF_UPDATE_DELETE | update_flags(o), NULL,
+				  BCONF_UPDATE_DELETE | update_flags(o), &t,
 				  &sp);
-	if (ret == -EMSGSIZE) {	/* the claim, for the message */
-		bconf_initrd_read(o->path, &text, NULL, &t);
-		free(text);
-	}
 	return ret ? update_error(o, "deleting", ret, &t, &sp) : 0;
 }
 

@@ -210,8 +210,9 @@ truncate -s 3G huge
 printf '\0\0\0\300\0\0\0\0#BOOTCONFIG\n' >>huge
 rss_kib() { python3 -c 'import resource,subprocess,sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=open("err", "w")); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"; }
 base=$(rss_kib "$bc" -l small.bconf)
-for op in -l -d; do
-	rss=$(rss_kib "$bc" "$op" huge)
+for op in -l -d "-a small.bconf"; do
+	# shellcheck disable=SC2086 # the option and its argument
+	rss=$(rss_kib "$bc" $op huge)
 	check "$op on a 3 GiB claim names it" grep -q 'claims 3221225472 bytes' err
 	check "$op on a 3 GiB claim stays below 16 MiB of RSS (${rss} KiB, baseline ${base} KiB)" \
 		test "$((rss - base))" -lt 16384

@@ -567,6 +567,10 @@ static void test_corrupt(struct unit *u)
 	UNIT_EXPECT_INT(u, t.data_off, img);
 	UNIT_EXPECT_INT(u, bconf_initrd_apply(path, "b=2", 3, NULL), -EBADMSG);
 	UNIT_EXPECT_INT(u, bconf_initrd_delete(path), -EBADMSG);
+	memset(&t, 0, sizeof(t));
+	UNIT_EXPECT_INT(u, bconf_initrd_apply(path, "b=2", 3, &t), -EBADMSG);
+	UNIT_EXPECT_INT(u, t.data_off, img);	/* the corrupt one, as read */
+	UNIT_EXPECT_INT(u, t.size, n - img - 20);
 	UNIT_EXPECT(u, file_is(path, want, n));
 
 	set_le32(want + n - 20, (uint32_t)n);	/* size beyond the image */
@@ -890,6 +894,19 @@ static void test_huge_claim(struct unit *u)
 	UNIT_EXPECT(u, text == NULL);
 	UNIT_EXPECT_INT(u, bconf_initrd_apply(path, "a=1", 3, NULL), -EMSGSIZE);
 	UNIT_EXPECT_INT(u, bconf_initrd_delete(path), -EMSGSIZE);
+	/* apply and delete report the claim as read does, for the message */
+	for (int i = 0; i < 4; i++) {
+		unsigned int flags = (i & 1 ? BCONF_UPDATE_DELETE : 0) |
+				     (i & 2 ? BCONF_UPDATE_IN_PLACE : 0);
+
+		memset(&t, 0, sizeof(t));
+		UNIT_EXPECT_INT(u, bconf_initrd_update(path, "a=1", 3, flags,
+						       &t, NULL), -EMSGSIZE);
+		UNIT_EXPECT_INT(u, t.size, claim);
+	}
+	memset(&t, 0, sizeof(t));
+	UNIT_EXPECT_INT(u, bconf_initrd_apply(path, "a=1", 3, &t), -EMSGSIZE);
+	UNIT_EXPECT_INT(u, t.size, claim);
 	UNIT_EXPECT_INT(u, blocks_of(path) <= 64, 1);
 	unlink(path);
 }
