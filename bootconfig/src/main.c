@@ -12,7 +12,10 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <libgen.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -112,6 +115,67 @@ static const char *file_kind(const char *path)
 	return "not a regular file";
 }
 
+/* The inode flags of @path (FS_IOC_GETFLAGS, as lsattr), 0 if unknown. */
+static unsigned int inode_flags(const char *path)
+{
+	int fd, flags = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return 0;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) < 0)
+		flags = 0;
+	close(fd);
+	return (unsigned int)flags;
+}
+
+/* What an immutable (chattr +i) or append-only (+a) flag in @fl is. */
+static void put_flag(unsigned int fl, const char *what)
+{
+	char c = fl & FS_IMMUTABLE_FL ? 'i' : 'a';
+
+	fprintf(stderr, "is %s (chattr +%c; lsattr%s shows it), which stops root too; ",
+		c == 'i' ? "immutable" : "append-only", c, what);
+}
+
+/*
+ * The note of an EPERM on writing @path: an immutable or append-only file
+ * or directory (which stop root too), else an owner we may not give the
+ * new copy (not for root), else whatever stops root here.
+ */
+static void put_eperm_note(const char *path)
+{
+	const unsigned int stop = FS_IMMUTABLE_FL | FS_APPEND_FL;
+	unsigned int fl = inode_flags(path);
+	char *real, *dir;
+
+	if (fl & stop) {
+		fputs("the file ", stderr);
+		put_flag(fl, "");
+		fprintf(stderr, "remove the flag with chattr -%c, run this again, then set it again if it is wanted\n",
+			fl & FS_IMMUTABLE_FL ? 'i' : 'a');
+		return;
+	}
+	real = realpath(path, NULL);
+	dir = real ? dirname(real) : NULL;
+	fl = dir ? inode_flags(dir) : 0;
+	if (fl & stop) {
+		fputs("its directory ", stderr);
+		bconf_put_escaped(stderr, dir, strlen(dir));
+		fputc(' ', stderr);
+		put_flag(fl, " -d");
+		fprintf(stderr, "the new copy of the initrd cannot be put there: remove the flag with chattr -%c, or use --in-place, which writes only the file\n",
+			fl & FS_IMMUTABLE_FL ? 'i' : 'a');
+	} else if (geteuid()) {
+		fputs("its owner could not be kept (the file belongs to another user) or the file is immutable or append-only (lsattr); run as root\n",
+		      stderr);
+	} else {
+		fputs("not even root may write it here, and neither the file nor its directory is immutable or append-only: a security module (SELinux, AppArmor) or the file system refused it\n",
+		      stderr);
+	}
+	free(real);
+}
+
 /*
  * Errors about an initrd's trailer (read, apply or delete) and its file,
  * with what to do; 0 when @err is none of them.  @doing ends the first
@@ -150,11 +214,16 @@ static int trailer_error(const char *path, int err,
 	case -EACCES:
 	case -EPERM:
 	case -EROFS:
-		fprintf(stderr, "%s: %s: %s; %s\n  note: %s\n", prog, d,
-			strerror(-err), doing,
+		fprintf(stderr, "%s: %s: %s; %s\n  note: ", prog, d,
+			strerror(-err), doing);
+		if (err == -EPERM) {
+			put_eperm_note(path);
+			return 1;
+		}
+		fprintf(stderr, "%s\n",
 			err == -EROFS ? "the file system is mounted read-only" :
-			err == -EACCES ? "you may not write this file or its directory (the kernel's tool refuses such a file too); run as its owner or root" :
-			"its owner could not be kept or the file is immutable or append-only (lsattr); run as root");
+			geteuid() ? "you may not write this file or its directory (the kernel's tool refuses such a file too); run as its owner or root" :
+			"not even root may write this file or its directory here: a network file system that maps root to another user, or a security module (SELinux, AppArmor), refused it");
 		return 1;
 	default:
 		return 0;

@@ -289,6 +289,51 @@ else
 	echo "# skipped: the permission and tmpfs checks need root and setpriv"
 fi
 
+# Root only: what stops root itself.  An immutable or append-only file or
+# directory (chattr, where the file system of $tmp supports it) and a
+# read-only file system are named, and "run as root" is not said to root.
+if [ "$(id -u)" -eq 0 ] && command -v chattr >/dev/null &&
+	mkdir flagdir && cp initrd.orig flagdir/initrd && chattr +i flagdir/initrd 2>/dev/null; then
+	trap 'chattr -i -a "$tmp/flagdir" "$tmp/flagdir/initrd" 2>/dev/null; rm -rf "$tmp"' EXIT
+	for flag in "" --in-place; do
+		run_bc $flag -a small.bconf flagdir/initrd
+		check "root: -a ${flag:-(atomic)} on an immutable file fails" test "$rc" -eq 1
+		check "... naming the flag" grep -q 'note: the file is immutable (chattr +i; lsattr shows it)' err
+		check "... and not telling root to run as root" sh -c '! grep -q "run as root" err'
+	done
+	run_bc -d flagdir/initrd
+	check "root: -d on an immutable file names the flag" grep -q 'note: the file is immutable (chattr' err
+	chattr -i flagdir/initrd
+	chattr +a flagdir/initrd
+	run_bc -a small.bconf flagdir/initrd
+	check "root: an append-only file is named" grep -q 'note: the file is append-only (chattr +a' err
+	chattr -a flagdir/initrd
+	chattr +i flagdir
+	run_bc -a small.bconf flagdir/initrd
+	check "root: an immutable directory is named" \
+		grep -q "note: its directory $tmp/flagdir is immutable (chattr +i; lsattr -d shows it).*use --in-place" err
+	check "... and not telling root to run as root" sh -c '! grep -q "run as root" err'
+	run_bc --in-place -a small.bconf flagdir/initrd
+	check "... where --in-place works" test "$rc" -eq 0
+	chattr -i flagdir
+	check "the flagged initrd was left as it was, but for --in-place" \
+		sh -c "\"$bc\" -d flagdir/initrd && cmp -s flagdir/initrd initrd.orig"
+	mkdir ro
+	cp initrd.orig ro/initrd
+	set +e
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	unshare -m --propagation private bash -c '
+		mount --bind ro ro && mount -o remount,ro,bind ro &&
+			"$1" -a small.bconf ro/initrd >ro.out 2>ro.err
+	' - "$bc"
+	set -e
+	check "root: a read-only file system is named" \
+		grep -q 'Read-only file system; nothing was changed' ro.err
+	check "... as such" grep -q 'note: the file system is mounted read-only' ro.err
+else
+	echo "# skipped: the immutable and read-only checks need root and a file system with chattr +i"
+fi
+
 # Root only, when XFS is already registered (nothing gets loaded into the
 # kernel) and mkfs.xfs exists: on a reflink file system the image is cloned,
 # so -a succeeds with less free space than the image's size.
