@@ -395,8 +395,14 @@ void bconf_json_string(FILE *f, const char *s);
  * (bytes outside printable ASCII, but tab) as \xNN; and line @line (from
  * 1) of @buf (@len bytes), escaped so, with a caret under column @col
  * (bytes, from 1) on the next line, as "FILE:LINE:COL: error:" messages
- * show the source.  Nothing when @buf has no such line.
+ * show the source.  Nothing when @buf has no such line.  A line wider
+ * than BCONF_SRC_WIDTH columns (\xNN counts 4, a tab 1) is clipped to a
+ * window of at most that many around the caret, at most BCONF_SRC_BEFORE
+ * of them before it unless the line ends first, with "..." where the line
+ * goes on; the caret stays under its byte.
  */
+#define BCONF_SRC_WIDTH		100
+#define BCONF_SRC_BEFORE	40
 void bconf_put_escaped(FILE *out, const char *s, size_t len);
 void bconf_show_source(FILE *out, const char *buf, size_t len,
 		       unsigned int line, unsigned int col);

@@ -31,10 +31,52 @@ BCONF_EXPORT void bconf_put_escaped(FILE *out, const char *s, size_t len)
 	}
 }
 
+/* Columns a byte takes in a diagnostic: 4 for \xNN (a tab counts as 1). */
+static unsigned int shown_width(char c)
+{
+	return shown_raw((unsigned char)c) || c == '\t' ? 1 : 4;
+}
+
+/*
+ * The bytes [*@ws, *@we) of the line [@start, @end) to quote for a caret
+ * at byte @p: the whole line when it takes at most BCONF_SRC_WIDTH
+ * columns, else a window of at most that many: up to BCONF_SRC_BEFORE
+ * columns before the caret, the rest after it (before it too when the
+ * line ends first).
+ */
+static void source_window(const char *buf, size_t start, size_t end,
+			  size_t p, size_t *ws, size_t *we)
+{
+	unsigned int w = 0;
+	size_t i;
+
+	for (i = start; i < end && w <= BCONF_SRC_WIDTH; i++)
+		w += shown_width(buf[i]);
+	*ws = start;
+	*we = end;
+	if (w <= BCONF_SRC_WIDTH)
+		return;
+	w = 0;
+	i = p;
+	while (i > start && w + shown_width(buf[i - 1]) <= BCONF_SRC_BEFORE)
+		w += shown_width(buf[--i]);
+	*ws = i;
+	i = p;
+	while (i < end && w + shown_width(buf[i]) <= BCONF_SRC_WIDTH)
+		w += shown_width(buf[i++]);
+	*we = i;
+	if (i < end)
+		return;
+	i = *ws;
+	while (i > start && w + shown_width(buf[i - 1]) <= BCONF_SRC_WIDTH)
+		w += shown_width(buf[--i]);
+	*ws = i;
+}
+
 BCONF_EXPORT void bconf_show_source(FILE *out, const char *buf, size_t len,
 				    unsigned int line, unsigned int col)
 {
-	size_t i = 0, start, end;
+	size_t i = 0, start, end, p, ws, we;
 	unsigned int l = 1;
 
 	while (i < len && l < line) {
@@ -46,10 +88,23 @@ BCONF_EXPORT void bconf_show_source(FILE *out, const char *buf, size_t len,
 	start = i;
 	for (end = start; end < len && buf[end] && buf[end] != '\n';)
 		end++;
-	bconf_put_escaped(out, buf + start, end - start);
+	if (!col)
+		p = start;
+	else if (col - 1 < end - start)
+		p = start + col - 1;
+	else
+		p = end;	/* past the line: the caret after it */
+	source_window(buf, start, end, p, &ws, &we);
+	if (ws > start)
+		fputs("...", out);
+	bconf_put_escaped(out, buf + ws, we - ws);
+	if (we < end)
+		fputs("...", out);
 	fputc('\n', out);
 	/* the caret under the column: as wide as what was printed */
-	for (i = start; i < end && i + 1 < start + col; i++) {
+	if (ws > start)
+		fputs("   ", out);
+	for (i = ws; i < p; i++) {
 		if (buf[i] == '\t')
 			fputc('\t', out);
 		else

@@ -166,6 +166,18 @@ check "a control byte is a parse error at its column" grep -qx 'ctl.bconf:1:6: e
 check "the source line shows it escaped" grep -qxF 'a = x\x1b]0;x\x07y' err
 check "the caret stays under it" grep -qx '     ^' err
 check "no raw control byte reaches the terminal" sh -c "! LC_ALL=C grep -q \"\$(printf '[\\033\\007]')\" err"
+# A 16 KB line: the quote is a window around the column, not the line.
+{ printf 'a = 1'; for _ in $(seq 8200); do printf ',1'; done; echo; } >nodes.bconf
+run_bc nodes.bconf
+check "too many nodes on a 16 KB line: its place" grep -qx 'nodes.bconf:1:16387: error: Too many nodes' err
+check "... a diagnostic of a few lines, not 32 KB" test "$(wc -c <err)" -lt 400
+check "... the quote clipped with \"...\" marks" grep -qx '\.\.\.\(,1\)\{50\}' err
+check "... the caret under its value" test "$(sed -n 3p err)" = "$(printf '%85s' '^')"
+printf 'a = %s\033%s\n' "$(head -c 300 /dev/zero | tr '\0' x)" "$(head -c 300 /dev/zero | tr '\0' y)" >wide.bconf
+run_bc wide.bconf
+check "a control byte on a wide line: escaped in the window" \
+	grep -qx '\.\.\.x\{40\}\\x1by\{56\}\.\.\.' err
+check "... the caret under it" test "$(sed -n 3p err)" = "$(printf '%44s' '^')"
 printf 'a = 1\na = 2\n' >"$(printf 'esc\033[31m.bconf')"
 run_bc "$(printf 'esc\033[31m.bconf')"
 check "a file name's control bytes are escaped" grep -qF 'esc\x1b[31m.bconf:2:5: error' err

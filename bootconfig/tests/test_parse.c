@@ -411,6 +411,101 @@ static void test_independent_configs(struct unit *u)
 	bconf_free(NULL);
 }
 
+/* bconf_show_source() of line @line, column @col of @text (static buffer). */
+static const char *source_of(const char *text, size_t len, unsigned int line,
+			     unsigned int col)
+{
+	static char out[1024];
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	if (!f)
+		return "ENOMEM";
+	bconf_show_source(f, text, len, line, col);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s", buf ? buf : "");
+	free(buf);
+	return out;
+}
+
+/* The caret of the quoted line @shown is under the character @want. */
+static void expect_caret_at(struct unit *u, const char *shown, char want)
+{
+	const char *nl = strchr(shown, '\n'), *caret;
+
+	UNIT_EXPECT(u, nl && (caret = strchr(nl + 1, '^')));
+	if (nl && caret && caret - (nl + 1) < nl - shown)
+		UNIT_EXPECT_INT(u, shown[caret - (nl + 1)], want);
+	else
+		UNIT_EXPECT(u, !"the caret is under the quoted line");
+}
+
+/*
+ * The quoted source line and its caret: as it is up to 100 columns,
+ * clipped to a window around the caret beyond, control bytes escaped in
+ * both, the caret under its byte.
+ */
+static void test_show_source(struct unit *u)
+{
+	char line[20000], want[512];
+	const char *got;
+	size_t i;
+
+	UNIT_EXPECT_STR(u, source_of("a = 1\na = 2\n", 12, 2, 5),
+			"a = 2\n    ^\n");
+	UNIT_EXPECT_STR(u, source_of("a = x\033y\n", 8, 1, 6),
+			"a = x\\x1by\n     ^\n");
+	UNIT_EXPECT_STR(u, source_of("a = 1\n", 6, 3, 1), "");
+	/* exactly 100 columns: whole */
+	memset(line, 'x', 100);
+	snprintf(want, sizeof(want), "%.100s\n%100s\n", line, "^");
+	UNIT_EXPECT_STR(u, source_of(line, 100, 1, 100), want);
+	/* 101: clipped */
+	line[100] = 'x';
+	snprintf(want, sizeof(want), "...%.100s\n%103s\n", line, "^");
+	UNIT_EXPECT_STR(u, source_of(line, 101, 1, 101), want);
+	/* 16 KB: 40 columns before the caret, 60 from it, "..." both sides */
+	for (i = 0; i < 16384; i++)
+		line[i] = (char)('a' + i % 26);
+	got = source_of(line, 16384, 1, 8001);
+	snprintf(want, sizeof(want), "...%.100s...\n%44s\n", line + 7960, "^");
+	UNIT_EXPECT_STR(u, got, want);
+	expect_caret_at(u, got, line[8000]);
+	/* near the start: no "..." before */
+	got = source_of(line, 16384, 1, 3);
+	snprintf(want, sizeof(want), "%.100s...\n  ^\n", line);
+	UNIT_EXPECT_STR(u, got, want);
+	/* at the end and past it: the window takes the columns before */
+	got = source_of(line, 16384, 1, 16384);
+	snprintf(want, sizeof(want), "...%.100s\n%103s\n", line + 16284, "^");
+	UNIT_EXPECT_STR(u, got, want);
+	got = source_of(line, 16384, 1, 16385);
+	snprintf(want, sizeof(want), "...%.100s\n%104s\n", line + 16284, "^");
+	UNIT_EXPECT_STR(u, got, want);
+	/* escaped bytes count 4 columns, the caret still under its byte */
+	memset(line, 1, 300);
+	line[150] = 'X';
+	got = source_of(line, 300, 1, 151);
+	UNIT_EXPECT(u, strlen(got) < 2 * (3 + 100 + 3 + 1));
+	UNIT_EXPECT(u, !strncmp(got, "...\\x01", 7));
+	expect_caret_at(u, got, 'X');
+	/* a tab is shown as a tab, in the caret line too */
+	memset(line, 'y', 300);
+	line[200] = '\t';
+	got = source_of(line, 300, 1, 250);
+	expect_caret_at(u, got, 'y');
+	UNIT_EXPECT(u, strchr(strchr(got, '\n'), '\t'));
+	/* the kernel's "Too many nodes" on a 16 KB line: a bounded quote */
+	strcpy(line, "a = 1");
+	for (i = 0; i < 8200; i++)
+		strcat(line + 4 + 2 * i, ",1");
+	expect_error(u, line, strlen(line), "Too many nodes", 1, 16387);
+	got = source_of(line, strlen(line), 1, 16387);
+	UNIT_EXPECT(u, strlen(got) < 2 * (3 + 100 + 3 + 1));
+	expect_caret_at(u, got, line[16386]);
+}
+
 int main(void)
 {
 	return UNIT_RUN(UNIT_CASE(test_simple_tree),
@@ -428,5 +523,6 @@ int main(void)
 			UNIT_CASE(test_list_tool_vs_proc),
 			UNIT_CASE(test_cmdline),
 			UNIT_CASE(test_json),
-			UNIT_CASE(test_independent_configs));
+			UNIT_CASE(test_independent_configs),
+			UNIT_CASE(test_show_source));
 }

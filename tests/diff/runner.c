@@ -360,9 +360,67 @@ static int spawn(char *const argv[], struct sbuf *out, struct sbuf *err)
 	return WEXITSTATUS(st);
 }
 
+/* bootconfig(1): a byte shown as itself (1 column) or as \xNN (4). */
+static int shown_width(char ch)
+{
+	unsigned char c = (unsigned char)ch;
+
+	return (c >= 0x20 && c < 0x7f) || c == '\t' ? 1 : 4;
+}
+
+/* Append byte @ch to @b as bootconfig(1) shows it. */
+static void add_shown(struct sbuf *b, char ch)
+{
+	char esc[8];
+
+	if (shown_width(ch) == 1) {
+		sbuf_add(b, &ch, 1);
+	} else {
+		snprintf(esc, sizeof(esc), "\\x%02x", (unsigned char)ch);
+		sbuf_str(b, esc);
+	}
+}
+
+/*
+ * bootconfig(1): a source line [@src, @eol) wider than SRC_WIDTH columns
+ * is quoted clipped: "..." where bytes are left out before and after,
+ * the bytes between escaped as usual, at most SRC_WIDTH columns of them,
+ * the caret (at column @caret of its line) under the byte of column @col
+ * (after the line when @col is past it).  Whether the quoted @s (@n
+ * bytes) is such a window, with "..." marks (@pre, @post) exactly where
+ * bytes are left out.
+ */
+#define SRC_WIDTH	100
+
+static bool clipped_as(const char *src, const char *eol, int col,
+		       const char *s, size_t n, long caret, bool pre,
+		       bool post)
+{
+	static struct sbuf shown;
+	const char *at, *ws, *we;
+	long w = 0, body;
+
+	if (n < 3u * (pre + post) || (pre && memcmp(s, "...", 3)) ||
+	    (post && memcmp(s + n - 3, "...", 3)))
+		return false;
+	at = col - 1 < eol - src ? src + col - 1 : eol;
+	/* the window's first byte: the caret's column less the "..." */
+	for (ws = at; w < caret - 3 * pre && ws > src; )
+		w += shown_width(*--ws);
+	if (w != caret - 3 * pre || (ws > src) != pre)
+		return false;
+	body = (long)n - 3 * (pre + post);
+	sbuf_reset(&shown);
+	for (we = ws; we < eol && (long)shown.n < body; we++)
+		add_shown(&shown, *we);
+	/* escaped, a byte takes as many columns as characters */
+	return (long)shown.n == body && !memcmp(shown.p, s + 3 * pre, shown.n) &&
+	       (we < eol) == post && we >= at && body <= SRC_WIDTH;
+}
+
 /*
  * Our diagnostics: "FILE:LINE:COL: error: MSG" (or "FILE: error: MSG"),
- * then the source line and a caret under column COL.
+ * then the source line (clipped when wide) and a caret under column COL.
  */
 static bool parse_our_error(const char *text, const char *buf, size_t len,
 			    struct sbuf *msg, int *line, int *col)
@@ -370,8 +428,9 @@ static bool parse_our_error(const char *text, const char *buf, size_t len,
 	const char *nl = strchr(text, '\n'), *p, *src, *send, *q;
 	size_t flen = strlen("c.bconf");
 	static struct sbuf want;
+	const char *caret, *cnl;
 	long width = 0;
-	int l = 0;
+	int l = 0, k;
 
 	*line = 0;
 	*col = 0;
@@ -404,28 +463,34 @@ static bool parse_our_error(const char *text, const char *buf, size_t len,
 	 */
 	sbuf_reset(&want);
 	for (q = src; q < send && *q != '\n'; q++) {
-		unsigned char c = (unsigned char)*q;
-		char esc[8];
-
-		if ((c >= 0x20 && c < 0x7f) || c == '\t') {
-			sbuf_add(&want, q, 1);
-		} else {
-			snprintf(esc, sizeof(esc), "\\x%02x", c);
-			sbuf_str(&want, esc);
-		}
+		add_shown(&want, *q);
 		if (q - src < *col - 1)
-			width += (c >= 0x20 && c < 0x7f) || c == '\t' ? 1 : 4;
+			width += shown_width(*q);
 	}
 	p = nl + 1;
 	nl = strchr(p, '\n');
-	if (!nl || (size_t)(nl - p) != want.n || memcmp(p, want.p, want.n)) {
+	cnl = nl ? strchr(nl + 1, '\n') : NULL;
+	caret = cnl ? memchr(nl + 1, '^', (size_t)(cnl - (nl + 1))) : NULL;
+	if (!caret) {
 		res_fmt(RES_NOTE, "source line not quoted after the error\n");
 		return true;
 	}
-	p = nl + 1;
-	nl = strchr(p, '\n');
-	if (!nl || !strchr(p, '^') || strchr(p, '^') - p != width)
-		res_fmt(RES_NOTE, "caret not under column %d\n", *col);
+	if (want.n <= SRC_WIDTH) {
+		if ((size_t)(nl - p) != want.n || memcmp(p, want.p, want.n)) {
+			res_fmt(RES_NOTE, "source line not quoted after the error\n");
+			return true;
+		}
+		if (caret - (nl + 1) != width)
+			res_fmt(RES_NOTE, "caret not under column %d\n", *col);
+		return true;
+	}
+	/* a wide line: a window around the caret, the caret under its byte */
+	for (k = 0; k < 4; k++)
+		if (clipped_as(src, q, *col, p, (size_t)(nl - p),
+			       caret - (nl + 1), k & 1, k & 2))
+			return true;
+	res_fmt(RES_NOTE, "wide source line not clipped around column %d\n",
+		*col);
 	return true;
 }
 

@@ -13,7 +13,7 @@ set -uo pipefail
 
 t_lint_setup
 cases=("$BT_TOP"/tests/lint/cases/*.bconf)
-t_plan $((5 * ${#cases[@]} + 5))
+t_plan $((5 * ${#cases[@]} + 7))
 if [ "$T_LONG" = yes ]; then series=expect-series; else series=expect-noseries; fi
 if grep -q '^series=.*Apply-the-settings-of-module-events' "$T_KN/info"; then
 	modpatch=expect-modpatch
@@ -59,6 +59,17 @@ lint_run "$T_TMP/size.bconf" --knowledge "$T_KN"
 t_is "$GOT" "2:32735: error: the config is 32765 bytes: with its NUL and padding the kernel may refuse it (keep it to 32762 bytes; the text from here on is too much) [size]" \
 	"size: diagnostic at the first byte over the limit"
 t_is "$LRC" 1 "size: exit status 1"
+
+# The source is quoted as bootconfig quotes it (one printer): on a 16 KB
+# line, the same window around the column and the same caret.
+{ printf 'a = 1'; for _ in $(seq 8200); do printf ',1'; done; echo; } >"$T_TMP/nodes.bconf"
+make -s -C "$BT_TOP/bootconfig" build/bootconfig >&2
+"$T_LINT" "$T_TMP/nodes.bconf" >"$T_TMP/lint.out" 2>/dev/null
+"$BT_TOP/bootconfig/build/bootconfig" "$T_TMP/nodes.bconf" 2>"$T_TMP/bc.err"
+t_is "$(sed -n 2,3p "$T_TMP/lint.out")" "$(sed -n 2,3p "$T_TMP/bc.err")" \
+	"a wide line: the lint quotes the window bootconfig quotes"
+t_ok "... a window of at most 106 columns with its \"...\" mark" \
+	grep -qx '[.][.][.][,1]\{1,103\}' "$T_TMP/lint.out"
 
 # --json carries the same findings.
 "$T_LINT" --json --knowledge "$T_KN" "$BT_TOP/tests/lint/cases/tracer.bconf" >"$T_TMP/j" 2>&1
