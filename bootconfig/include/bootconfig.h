@@ -391,6 +391,14 @@ size_t bconf_node_offset(const struct bconf_node *node);
 int bconf_read_file(const char *path, size_t max, char **buf, size_t *len);
 void bconf_json_string(FILE *f, const char *s);
 /*
+ * The text the kernel never reads: it takes the config as a C string, up
+ * to its first NUL byte, as bconf_parse() does.  Returns how many bytes
+ * follow that NUL when any of them is not a NUL (text silently lost),
+ * and fills @at (may be NULL) with the NUL's place: pos, line, col (msg
+ * NULL); 0 when there is no NUL or only NULs after it (padding).
+ */
+size_t bconf_nul_tail(const char *buf, size_t len, struct bconf_error *at);
+/*
  * Diagnostics: write @len bytes of @s with what a terminal could act on
  * (bytes outside printable ASCII, but tab) as \xNN; and line @line (from
  * 1) of @buf (@len bytes), escaped so, with a caret under column @col

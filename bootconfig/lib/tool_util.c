@@ -2,7 +2,8 @@
 /*
  * tool_util.c - what the bootconfig CLI, lint and trace-analysis share
  * beyond the tree: reading a whole file, writing a JSON string, showing a
- * source line with a caret, where a node's text is in the input.
+ * source line with a caret, where a node's text is in the input, what
+ * text a NUL byte hides from the kernel.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +30,35 @@ BCONF_EXPORT void bconf_put_escaped(FILE *out, const char *s, size_t len)
 		else
 			fprintf(out, "\\x%02x", c);
 	}
+}
+
+BCONF_EXPORT size_t bconf_nul_tail(const char *buf, size_t len,
+				   struct bconf_error *at)
+{
+	const char *nul = memchr(buf, '\0', len), *p;
+	size_t off, i;
+
+	if (!nul)
+		return 0;
+	off = (size_t)(nul - buf);
+	for (i = off + 1; i < len && !buf[i]; i++)
+		;
+	if (i == len)
+		return 0;	/* NUL padding: nothing is lost */
+	if (at) {
+		memset(at, 0, sizeof(*at));
+		at->pos = off;
+		at->line = 1;
+		at->col = 1;
+		for (p = buf; p < nul; p++) {
+			at->col++;
+			if (*p == '\n') {
+				at->line++;
+				at->col = 1;
+			}
+		}
+	}
+	return len - off - 1;
 }
 
 /* Columns a byte takes in a diagnostic: 4 for \xNN (a tab counts as 1). */

@@ -1034,6 +1034,54 @@ static void drop_duplicates(struct lint_result *r)
 	r->count = n;
 }
 
+/*
+ * UTF-16 (a byte order mark, or ASCII text with every other byte NUL in
+ * its first 64 bytes): the name iconv(1) knows it by, or NULL.
+ */
+static const char *utf16_name(const unsigned char *p, size_t len)
+{
+	size_t i, n = (len < 64 ? len : 64) & ~(size_t)1;
+	bool le = n >= 4, be = n >= 4;
+
+	if (len >= 2 && ((p[0] == 0xff && p[1] == 0xfe) ||
+			 (p[0] == 0xfe && p[1] == 0xff)))
+		return "UTF-16";	/* iconv reads the mark */
+	for (i = 0; i < n; i += 2) {
+		le = le && p[i] && !p[i + 1];
+		be = be && !p[i] && p[i + 1];
+	}
+	return le ? "UTF-16LE" : be ? "UTF-16BE" : NULL;
+}
+
+/*
+ * What the kernel cannot read as the file means it: it reads bytes, as a
+ * C string.  UTF-16 (returns true: no other check can read the text), a
+ * UTF-8 byte order mark (taken as part of the first key), text after a
+ * NUL byte (never read).
+ */
+static bool check_encoding(struct ctx *c, const char *buf, size_t len)
+{
+	const char *u16 = utf16_name((const unsigned char *)buf, len);
+	struct bconf_error at;
+	size_t lost;
+
+	if (u16) {
+		diag_at(c, 0, NULL, LINT_ERROR, "encoding",
+			"the file is UTF-16: the kernel reads bytes, up to the first NUL byte (here %zu of the %zu bytes): convert the file to UTF-8/ASCII (iconv -f %s -t UTF-8)",
+			c->len, len, u16);
+		return true;
+	}
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		diag_at(c, 0, NULL, LINT_ERROR, "encoding",
+			"the file starts with a UTF-8 byte order mark, which the kernel reads as part of the first key: remove the byte order mark");
+	lost = bconf_nul_tail(buf, len, &at);
+	if (lost)
+		diag_at(c, at.pos, NULL, LINT_ERROR, "nul-byte",
+			"a NUL byte before the end of the file: the kernel stops reading at this byte: %zu bytes after it are ignored",
+			lost);
+	return false;
+}
+
 static const char skipped_msg[] =
 	"events, event fields, kprobe and ftrace filter symbols, tracers, clocks, options and kernel parameters (no kernel knowledge: give --kernel BUILD)";
 
@@ -1053,22 +1101,33 @@ int bconf_lint(const char *buf, size_t len, const struct lint_knowledge *k,
 	c->k = k;
 	c->r = result;
 	result->skipped = k ? NULL : skipped_msg;
+	if (utf16_name((const unsigned char *)buf, len)) {
+		/* the text the parser would see is not the file's */
+		result->parse_failed = true;
+		check_encoding(c, buf, len);
+		ret = c->oom ? -ENOMEM : 0;
+		free(c);
+		return ret;
+	}
 	ret = bconf_parse(buf, len, (struct bconf **)&c->bc, &e);
 	if (ret == -ENOMEM) {
 		free(c);
 		return ret;
 	}
 	if (ret < 0) {
+		/* the parser's error first, then what it did not see */
 		result->parse_failed = true;
 		diag_at(c, e.pos, NULL, LINT_ERROR, "parse", "%s", e.msg);
 		if (result->count) {
 			result->diags[0].line = e.line;
 			result->diags[0].col = e.col;
 		}
+		check_encoding(c, buf, len);
 		ret = c->oom ? -ENOMEM : 0;
 		free(c);
 		return ret;
 	}
+	check_encoding(c, buf, len);
 	for (root = bconf_root(c->bc); root; root = bconf_node_next(root))
 		if (!strcmp(bconf_node_data(root), "ftrace"))
 			collect_defs(c, root);

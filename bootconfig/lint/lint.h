@@ -34,7 +34,9 @@ struct lint_result {
 	unsigned int errors;
 	unsigned int warnings;
 	unsigned int notes;	/* information only: no effect on the status */
-	bool parse_failed;	/* diags[0] is the parser's error */
+	bool parse_failed;	/* no semantic checks: diags[0] is the parser's
+				 * error (encoding and NUL findings follow
+				 * it), or the one finding of a UTF-16 file */
 	const char *skipped;	/* checks not run (no knowledge), or NULL */
 };
 

@@ -13,8 +13,9 @@ usage: boottrace lint CONF.bconf... [--kernel BUILD | --tree 6.1|6.12]
                       [--no-kernel] [--cached-only] [--json] [--quiet]
 
 Check configs the way the kernel will read them, before a reboot is spent
-on them: parse errors, keys trace_boot does not read (did-you-mean), values
-that do not fit their key, and against the target kernel: events and their
+on them: parse errors, text after a NUL byte, a byte order mark or UTF-16,
+keys trace_boot does not read (did-you-mean), values that do not fit their
+key, and against the target kernel: events and their
 fields, kprobe and ftrace filter symbols, tracers, clocks, options,
 kernel.* parameters (unknown, or early and so ignored from an initrd),
 trace_boot's 256-byte limit on kernels without the boottrace series, and

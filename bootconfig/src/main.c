@@ -570,6 +570,25 @@ static int update_error(const struct opts *o, const char *doing, int err,
 	return 1;
 }
 
+/*
+ * Refuse a config with text after a NUL byte: the kernel, like the tree's
+ * tool, would take only the text before it.  NULs at the end are padding.
+ */
+static int apply_nul(const char *conf, const char *text, size_t len)
+{
+	struct bconf_error at;
+	size_t lost = bconf_nul_tail(text, len, &at);
+
+	if (!lost)
+		return 0;
+	fprintf(stderr, "%s:%u:%u: error: a NUL byte before the end of the file: the kernel stops reading at this byte: %zu bytes after it would be ignored; nothing was changed\n",
+		disp(conf), at.line, at.col, lost);
+	bconf_show_source(stderr, text, len, at.line, at.col);
+	fputs("  note: remove the NUL byte, or cut the file there if what follows is not config (boottrace lint reports it too)\n",
+	      stderr);
+	return 1;
+}
+
 static int apply(const struct opts *o)
 {
 	struct bconf_trailer t = { 0 };
@@ -590,7 +609,8 @@ static int apply(const struct opts *o)
 		return err_errno(o->apply, "reading", ret);
 	size = strlen(text) + 1;	/* up to the first NUL, as the kernel */
 	bc = parse_or_report(o->apply, text, size);
-	if (!bc) {
+	if (!bc || apply_nul(o->apply, text, len)) {
+		bconf_free(bc);
 		free(text);
 		return 1;
 	}

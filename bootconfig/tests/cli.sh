@@ -110,6 +110,27 @@ check "delete without a trailer succeeds" test "$rc" -eq 0
 run_bc -a redef.bconf initrd
 check "a bad config is not applied" cmp -s initrd initrd.orig
 
+# Text after a NUL byte: the kernel (and the tree's tool) read up to the
+# NUL.  Shown as the kernel reads it; -a refuses to drop the rest.
+printf 'a = 1\nb = 2\0c = 3\n' >nul.bconf
+run_bc nul.bconf
+check "a file with a NUL shows what the kernel reads, as the tool" \
+	sh -c "test $rc -eq 0 && test \"\$(cat out)\" = 'a = \"1\";
+b = \"2\";'"
+run_bc -a nul.bconf initrd
+check "-a refuses text after a NUL byte" test "$rc" -eq 1
+check "... at the NUL's line and column, saying what would be lost" \
+	grep -qx 'nul.bconf:2:6: error: a NUL byte before the end of the file: the kernel stops reading at this byte: 6 bytes after it would be ignored; nothing was changed' err
+check "... with the line and a caret after its text" \
+	sh -c "sed -n 2,3p err | tr '\n' '|' | grep -qx 'b = 2|     ^|'"
+check "... and the initrd unchanged" cmp -s initrd initrd.orig
+printf 'a = 1\n\0\0\0' >nulpad.bconf
+run_bc -a nulpad.bconf initrd
+check "NUL bytes that end the file are padding: applied" test "$rc" -eq 0
+run_bc -l initrd
+check "... the config before them" grep -qx 'a = "1"' out
+cp initrd.orig initrd
+
 # A corrupt trailer: flip one byte of the config text.
 "$bc" -a small.bconf initrd >/dev/null
 size=$(stat -c %s initrd)

@@ -506,6 +506,26 @@ static void test_show_source(struct unit *u)
 	expect_caret_at(u, got, line[16386]);
 }
 
+/* The text a NUL byte hides from the kernel, and where that NUL is. */
+static void test_nul_tail(struct unit *u)
+{
+	struct bconf_error at;
+
+	UNIT_EXPECT_INT(u, bconf_nul_tail("a = 1\n", 6, &at), 0);
+	UNIT_EXPECT_INT(u, bconf_nul_tail("a = 1\n\0\0", 8, &at), 0);
+	UNIT_EXPECT_INT(u, bconf_nul_tail("a = 1\0b = 2\n", 12, &at), 6);
+	UNIT_EXPECT_INT(u, at.pos, 5);
+	UNIT_EXPECT_INT(u, at.line, 1);
+	UNIT_EXPECT_INT(u, at.col, 6);
+	UNIT_EXPECT(u, at.msg == NULL);
+	UNIT_EXPECT_INT(u, bconf_nul_tail("a\nbc\n\0\0x", 8, &at), 2);
+	UNIT_EXPECT_INT(u, at.line, 3);
+	UNIT_EXPECT_INT(u, at.col, 1);
+	UNIT_EXPECT_INT(u, bconf_nul_tail("\0x", 2, NULL), 1);
+	/* the parser reads what the kernel reads: up to the NUL */
+	expect_error(u, "a = 1\na = 2\0\n", 13, "Value is redefined", 2, 5);
+}
+
 int main(void)
 {
 	return UNIT_RUN(UNIT_CASE(test_simple_tree),
@@ -524,5 +544,6 @@ int main(void)
 			UNIT_CASE(test_cmdline),
 			UNIT_CASE(test_json),
 			UNIT_CASE(test_independent_configs),
-			UNIT_CASE(test_show_source));
+			UNIT_CASE(test_show_source),
+			UNIT_CASE(test_nul_tail));
 }

@@ -65,6 +65,17 @@ static inline size_t res_apply_size(const char *buf, size_t len)
 	return size + (((total + 3) & ~(size_t)3) - total);
 }
 
+/* Whether a byte other than NUL follows the first NUL of @buf. */
+static inline bool res_nul_lost(const char *buf, size_t len)
+{
+	const char *nul = memchr(buf, '\0', len);
+
+	while (nul && ++nul < buf + len)
+		if (*nul)
+			return true;
+	return false;
+}
+
 /*
  * The documented deliberate differences of our CLI (README.md, the man
  * page), for A = the tree's tool and B = our bootconfig run on @buf by the
@@ -78,6 +89,14 @@ static inline const char *res_deliberate(const char *buf, size_t len,
 {
 	if (b[RES_NOTE].n)
 		return NULL;
+	/* text after a NUL byte: upstream applies the text before it and
+	 * drops the rest; ours refuses (a NUL followed by anything but NULs) */
+	if (res_nul_lost(buf, len) &&
+	    strstr(a[RES_APPLY].p, "outcome: applied") &&
+	    res_is(b, RES_APPLY, "outcome: failed\n") && !b[RES_IMAGE].n &&
+	    res_same(a, b, RES_STATUS) && res_same(a, b, RES_MSG) &&
+	    res_same(a, b, RES_LIST) && res_same(a, b, RES_TREE))
+		return "-a refuses text after a NUL byte";
 	/* upstream cannot show or delete what it wrote here (its notes) */
 	if (res_apply_size(buf, len) >= DATA_MAX &&
 	    strstr(a[RES_APPLY].p, "outcome: applied") &&

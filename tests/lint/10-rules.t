@@ -13,7 +13,7 @@ set -uo pipefail
 
 t_lint_setup
 cases=("$BT_TOP"/tests/lint/cases/*.bconf)
-t_plan $((5 * ${#cases[@]} + 7))
+t_plan $((5 * ${#cases[@]} + 11))
 if [ "$T_LONG" = yes ]; then series=expect-series; else series=expect-noseries; fi
 if grep -q '^series=.*Apply-the-settings-of-module-events' "$T_KN/info"; then
 	modpatch=expect-modpatch
@@ -59,6 +59,18 @@ lint_run "$T_TMP/size.bconf" --knowledge "$T_KN"
 t_is "$GOT" "2:32735: error: the config is 32765 bytes: with its NUL and padding the kernel may refuse it (keep it to 32762 bytes; the text from here on is too much) [size]" \
 	"size: diagnostic at the first byte over the limit"
 t_is "$LRC" 1 "size: exit status 1"
+
+# UTF-16, with and without a byte order mark: one finding, how to convert.
+for enc in UTF-16 UTF-16LE; do
+	iconv -t "$enc" <<<'kernel.trace_clock = global' >"$T_TMP/$enc.bconf"
+	lint_run "$T_TMP/$enc.bconf" --knowledge "$T_KN"
+	if [ "$enc" = UTF-16 ]; then n=3; else n=1; fi
+	t_is "$GOT" "1:1: error: the file is UTF-16: the kernel reads bytes, up to the first NUL byte (here $n of the $(stat -c %s "$T_TMP/$enc.bconf") bytes): convert the file to UTF-8/ASCII (iconv -f $enc -t UTF-8) [encoding]" \
+		"encoding: $enc is named, with the conversion"
+	iconv -f "$enc" -t UTF-8 "$T_TMP/$enc.bconf" >"$T_TMP/$enc.utf8.bconf"
+	lint_run "$T_TMP/$enc.utf8.bconf" --knowledge "$T_KN"
+	t_is "$GOT:$LRC" ":0" "encoding: the conversion it names gives a clean config ($enc)"
+done
 
 # The source is quoted as bootconfig quotes it (one printer): on a 16 KB
 # line, the same window around the column and the same caret.

@@ -16,15 +16,19 @@
 
 static struct lint_knowledge *kn_nolong, *kn_long;
 
-/* Lint @text; return "L:C:sev:rule" lines joined by '|' (static buffer). */
-static const char *lint_str(const char *text, const struct lint_knowledge *k)
+/*
+ * Lint @len bytes of @text; return "L:C:sev:rule" lines joined by '|'
+ * (static buffer).
+ */
+static const char *lint_strn(const char *text, size_t len,
+			     const struct lint_knowledge *k)
 {
 	static char out[4096];
 	struct lint_result r;
 	size_t i, n = 0;
 
 	out[0] = '\0';
-	if (bconf_lint(text, strlen(text), k, &r) < 0)
+	if (bconf_lint(text, len, k, &r) < 0)
 		return "ENOMEM";
 	for (i = 0; i < r.count && n < sizeof(out) - 64; i++)
 		n += (size_t)snprintf(out + n, sizeof(out) - n, "%s%u:%u:%c:%s",
@@ -33,6 +37,26 @@ static const char *lint_str(const char *text, const struct lint_knowledge *k)
 				      r.diags[i].severity == LINT_ERROR ? 'E' :
 				      r.diags[i].severity == LINT_WARNING ? 'W' : 'N',
 				      r.diags[i].rule);
+	lint_result_free(&r);
+	return out;
+}
+
+static const char *lint_str(const char *text, const struct lint_knowledge *k)
+{
+	return lint_strn(text, strlen(text), k);
+}
+
+/* The message of the last finding of @len bytes of @text. */
+static const char *lint_last_msg(const char *text, size_t len)
+{
+	static char out[1024];
+	struct lint_result r;
+
+	out[0] = '\0';
+	if (bconf_lint(text, len, NULL, &r) < 0)
+		return "ENOMEM";
+	if (r.count)
+		snprintf(out, sizeof(out), "%s", r.diags[r.count - 1].msg);
 	lint_result_free(&r);
 	return out;
 }
@@ -210,6 +234,49 @@ static void test_parse_error(struct unit *u)
 			"2:1:E:parse");
 }
 
+#define T(s) s, sizeof(s) - 1
+
+/*
+ * What the kernel reads differently from the file: text after a NUL, a
+ * UTF-8 byte order mark, UTF-16.
+ */
+static void test_encoding(struct unit *u)
+{
+	UNIT_EXPECT_STR(u, lint_strn(T("kernel.quiet\n\0ftrace.tracer = x\n"),
+				     NULL), "2:1:E:nul-byte");
+	UNIT_EXPECT_STR(u, lint_last_msg(T("kernel.quiet\n\0ftrace.tracer = x\n")),
+			"a NUL byte before the end of the file: the kernel stops reading at this byte: 18 bytes after it are ignored");
+	/* at its line and column, after the other findings */
+	UNIT_EXPECT_STR(u, lint_strn(T("a = 1\nkernel.b = 2\0c = 3\n"), NULL),
+			"1:1:W:top-level|2:13:E:nul-byte");
+	/* a parse error before it: both */
+	UNIT_EXPECT_STR(u, lint_strn(T("a = 1\na = 2\n\0c\n"), NULL),
+			"2:5:E:parse|3:1:E:nul-byte");
+	/* NULs at the end are padding: nothing lost */
+	UNIT_EXPECT_STR(u, lint_strn(T("kernel.quiet\n\0\0\0"), NULL), "");
+	UNIT_EXPECT_STR(u, lint_strn(T("kernel.quiet\n\0"), NULL), "");
+	/* a byte order mark: the parser's error, then the cause */
+	UNIT_EXPECT_STR(u, lint_strn(T("\xef\xbb\xbfkernel.quiet\n"), NULL),
+			"1:1:E:parse|1:1:E:encoding");
+	UNIT_EXPECT_STR(u, lint_last_msg(T("\xef\xbb\xbfkernel.quiet\n")),
+			"the file starts with a UTF-8 byte order mark, which the kernel reads as part of the first key: remove the byte order mark");
+	/* UTF-16: one finding, whatever the parser would say */
+	UNIT_EXPECT_STR(u, lint_strn(T("\xff\xfek\0=\0x\0\n\0"), NULL),
+			"1:1:E:encoding");
+	UNIT_EXPECT_STR(u, lint_last_msg(T("\xff\xfek\0=\0x\0\n\0")),
+			"the file is UTF-16: the kernel reads bytes, up to the first NUL byte (here 3 of the 10 bytes): convert the file to UTF-8/ASCII (iconv -f UTF-16 -t UTF-8)");
+	UNIT_EXPECT_STR(u, lint_strn(T("\xfe\xff\0k\0=\0x\0\n"), NULL),
+			"1:1:E:encoding");
+	UNIT_EXPECT_STR(u, lint_strn(T("k\0=\0x\0\n\0"), NULL), "1:1:E:encoding");
+	UNIT_EXPECT(u, strstr(lint_last_msg(T("k\0=\0x\0\n\0")), "-f UTF-16LE "));
+	UNIT_EXPECT_STR(u, lint_strn(T("\0k\0=\0x\0\n"), NULL), "1:1:E:encoding");
+	UNIT_EXPECT(u, strstr(lint_last_msg(T("\0k\0=\0x\0\n")), "-f UTF-16BE "));
+	/* not UTF-16: too short to tell, or not every other byte */
+	UNIT_EXPECT_STR(u, lint_strn(T("k\n\0"), NULL), "1:1:W:top-level");
+	UNIT_EXPECT_STR(u, lint_strn(T("kernel.quiet\n\0\0x"), NULL),
+			"2:1:E:nul-byte");
+}
+
 static void test_limits(struct unit *u)
 {
 	char key[256] = "a", *big;
@@ -384,6 +451,7 @@ static const struct unit_case cases[] = {
 	UNIT_CASE(test_unknown_key),
 	UNIT_CASE(test_values),
 	UNIT_CASE(test_parse_error),
+	UNIT_CASE(test_encoding),
 	UNIT_CASE(test_limits),
 	UNIT_CASE(test_long),
 	UNIT_CASE(test_knowledge),
