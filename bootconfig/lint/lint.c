@@ -1083,7 +1083,7 @@ static bool check_encoding(struct ctx *c, const char *buf, size_t len)
 }
 
 static const char skipped_msg[] =
-	"events, event fields, kprobe and ftrace filter symbols, tracers, clocks, options and kernel parameters (no kernel knowledge: give --kernel BUILD)";
+	"events, event fields, kprobe and ftrace filter symbols, tracers, clocks, options and kernel parameters (no kernel knowledge: boottrace lint --kernel BUILD, or boottrace-lint --knowledge DIR)";
 
 int bconf_lint(const char *buf, size_t len, const struct lint_knowledge *k,
 	       struct lint_result *result)
