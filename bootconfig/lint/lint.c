@@ -9,6 +9,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@ struct def {
 	const char *group;	/* "kprobes" or "synthetic" */
 	const char *name;
 	const struct bconf_node *fields;	/* synthetic: first value */
+	const struct bconf_node *node;		/* ftrace[.instance.X].event.G.E */
 };
 
 struct ctx {
@@ -547,13 +549,17 @@ static bool common_field(const char *f)
 	return in_names(f, names, sizeof(names) / sizeof(names[0]));
 }
 
-/* Check the field names of a filter: identifiers before an operator. */
-static void check_filter_fields(struct ctx *c, const struct bconf_node *v,
-				const char *group, const char *event)
+/*
+ * Check the field names of a filter: identifiers before an operator.  The
+ * filter is value @v from @p on (a trigger's filter follows its "if").
+ */
+static void check_filter_text(struct ctx *c, const struct bconf_node *v,
+			      const char *p, const char *group,
+			      const char *event)
 {
 	const struct kevent *ke = c->k ? kn_event(c->k, group, event) : NULL;
 	const struct def *d = find_def(c, group, event);
-	const char *s = bconf_node_data(v), *p = s;
+	const char *s = bconf_node_data(v);
 
 	if (!ke && !(d && d->fields))
 		return;
@@ -588,6 +594,12 @@ static void check_filter_fields(struct ctx *c, const struct bconf_node *v,
 			"filter-field", "event %s:%s has no field '%s'",
 			group, event, field);
 	}
+}
+
+static void check_filter_fields(struct ctx *c, const struct bconf_node *v,
+				const char *group, const char *event)
+{
+	check_filter_text(c, v, bconf_node_data(v), group, event);
 }
 
 /* --- histograms: compose like trace_boot_compose_hist_cmd() ------------ */
@@ -746,6 +758,443 @@ static void check_hist(struct ctx *c, const struct bconf_node *h)
 	check_len(c, h, len, "the composed hist command");
 }
 
+/* --- trigger actions: trigger_process_regex() ---------------------------- */
+
+#define SPACES		" \t\n\v\f\r"	/* skip_spaces(): isspace() */
+#define MAX_TRIGGERS	64
+#define NCMDS		(sizeof(trig_cmds) / sizeof(trig_cmds[0]))
+
+enum trig_parse { TRIG_PLAIN, TRIG_ENABLE, TRIG_HIST };
+
+/*
+ * The kernel's trigger commands and their parse functions:
+ * event_trigger_parse(), event_enable_trigger_parse() and the hist
+ * parser (left to the kernel).  Two triggers of one type on an event
+ * clash (EEXIST); for enable/disable, of one type and target event.
+ */
+static const struct {
+	const char *name;
+	enum trig_parse parse;
+	const char *type;
+} trig_cmds[] = {
+	{ "traceoff", TRIG_PLAIN, "traceon/traceoff" },	/* did you mean: first */
+	{ "traceon", TRIG_PLAIN, "traceon/traceoff" },
+	{ "snapshot", TRIG_PLAIN, "snapshot" },
+	{ "stacktrace", TRIG_PLAIN, "stacktrace" },
+	{ "enable_event", TRIG_ENABLE, "enable_event/disable_event" },
+	{ "disable_event", TRIG_ENABLE, "enable_event/disable_event" },
+	{ "enable_hist", TRIG_ENABLE, "enable_hist/disable_hist" },
+	{ "disable_hist", TRIG_ENABLE, "enable_hist/disable_hist" },
+	{ "hist", TRIG_HIST, NULL },
+};
+
+/* The triggers the actions of one event have registered so far, in order. */
+struct trig_set {
+	struct {
+		const char *type;
+		char target[256];	/* SYSTEM:EVENT, "" but for enable/disable */
+		const char *action;	/* the value that registered it */
+	} t[MAX_TRIGGERS];
+	int n;
+};
+
+/* kstrtoul(@s, 0, ...) of the @len bytes at @s, unsigned long of 64 bits. */
+static int kernel_kstrtoul(const char *s, size_t len)
+{
+	const char *end = s + len, *p;
+	unsigned long long v = 0;
+	unsigned int base = 10, d;
+	bool over = false;
+
+	if (s < end && *s == '+')
+		s++;
+	if (s < end && *s == '0') {
+		base = 8;
+		if (end - s > 2 && tolower((unsigned char)s[1]) == 'x' &&
+		    isxdigit((unsigned char)s[2])) {
+			base = 16;
+			s += 2;
+		}
+	}
+	for (p = s; p < end; p++) {
+		int ch = tolower((unsigned char)*p);
+
+		if (ch >= '0' && ch <= '9')
+			d = (unsigned int)(ch - '0');
+		else if (ch >= 'a' && ch <= 'f')
+			d = (unsigned int)(ch - 'a' + 10);
+		else
+			break;
+		if (d >= base)
+			break;
+		if (v > (ULLONG_MAX - d) / base)
+			over = true;
+		else
+			v = v * base + d;
+	}
+	if (over)
+		return -ERANGE;
+	if (p == s)
+		return -EINVAL;
+	if (p < end && *p == '\n')
+		p++;
+	return p < end ? -EINVAL : 0;
+}
+
+/* event_trigger_parse_num(): the count, up to a ':'.  False when it fails. */
+static bool check_count(struct ctx *c, const struct bconf_node *v,
+			const char *s, size_t len, const char *cmd)
+{
+	size_t n = strcspn(s, ":");
+	int ret;
+
+	if (n > len)
+		n = len;
+	if (!n) {
+		diag(c, v, LINT_ERROR, "action",
+		     "'%s' has an empty count after its event: the kernel fails the action (drop the ':' or give a number)",
+		     cmd);
+		return false;
+	}
+	ret = kernel_kstrtoul(s, n);
+	if (ret == -ERANGE)
+		diag(c, v, LINT_ERROR, "action",
+		     "the count '%.*s' of '%s' is too large for an unsigned long: the kernel fails the action",
+		     (int)n, s, cmd);
+	else if (ret)
+		diag(c, v, LINT_ERROR, "action",
+		     "the count '%.*s' of '%s' is not a number (decimal, 0x hex or 0 octal): the kernel fails the action",
+		     (int)n, s, cmd);
+	return !ret;
+}
+
+/*
+ * set_trigger_filter(): "if FILTER", a filter of the event of the action.
+ * @f runs to the end of the value.  False when the kernel fails it.
+ */
+static bool check_trigger_filter(struct ctx *c, const struct bconf_node *v,
+				 const char *f, const char *const *w,
+				 const char *cmd, bool count)
+{
+	unsigned int errors = c->r->errors;
+
+	if (strcspn(f, " \t") != 2 || strncmp(f, "if", 2)) {
+		diag(c, v, LINT_ERROR, "action",
+		     "'%s' after '%s' is not %s'if FILTER': the kernel fails the action",
+		     f, cmd, count ? "a count or " : "");
+		return false;
+	}
+	if (!f[2] || !f[3 + strspn(f + 3, SPACES)]) {
+		diag(c, v, LINT_ERROR, "action",
+		     "no filter after 'if': the kernel fails the action");
+		return false;
+	}
+	check_filter_text(c, v, f + 3, w[1], w[2]);
+	return c->r->errors == errors;
+}
+
+/* Whether the event of the action (@w) exists when trace_boot applies it. */
+static bool action_at_boot(const struct ctx *c, const char *const *w)
+{
+	return find_def(c, w[1], w[2]) || (c->k && kn_event(c->k, w[1], w[2]));
+}
+
+static int sibling_index(const struct bconf_node *n)
+{
+	const struct bconf_node *p = bconf_node_parent(n), *s;
+	int i = 0;
+
+	for (s = p ? bconf_node_subkey(p) : NULL; s && s != n; s = bconf_node_next(s))
+		i++;
+	return i;
+}
+
+/*
+ * Whether trace_boot gets to event node @a (ftrace[.instance.X].event.G.E)
+ * no later than to @b: the top level, then each instance; in each, the
+ * groups and their events in the order of the config.
+ */
+static bool handled_before(const struct bconf_node *a,
+			   const struct bconf_node *b)
+{
+	const struct bconf_node *n[2] = { a, b }, *inst;
+	int key[2][3], i, j;
+
+	for (i = 0; i < 2; i++) {
+		inst = bconf_node_parent(bconf_node_parent(bconf_node_parent(n[i])));
+		key[i][0] = inst && bconf_node_parent(inst) ?
+			    1 + sibling_index(inst) : 0;
+		key[i][1] = sibling_index(bconf_node_parent(n[i]));
+		key[i][2] = sibling_index(n[i]);
+	}
+	for (j = 0; j < 3; j++)
+		if (key[0][j] != key[1][j])
+			return key[0][j] < key[1][j];
+	return true;
+}
+
+/*
+ * find_event_file() of SYSTEM:EVENT when the action is applied: an event
+ * of the kernel at boot, or a kprobe/synthetic event the config defines
+ * before.  False when reported.
+ */
+static bool check_target(struct ctx *c, const struct bconf_node *v,
+			 const struct bconf_node *ev, const char *const *w,
+			 const char *group, const char *name)
+{
+	const struct lint_knowledge *k = c->k;
+	const struct def *later = NULL;
+	const char *cand[1024], *best;
+	unsigned int line, col;
+	char mod[128];
+	size_t i;
+	int nc = 0;
+
+	if (!strcmp(group, "kprobes") || !strcmp(group, "synthetic")) {
+		for (i = 0; i < (size_t)c->ndefs; i++) {
+			if (strcmp(c->defs[i].group, group) ||
+			    strcmp(c->defs[i].name, name))
+				continue;
+			if (handled_before(c->defs[i].node, ev))
+				return true;
+			later = &c->defs[i];
+		}
+		if (!later) {
+			unknown_event(c, v, group, name);
+			return false;
+		}
+		if (!action_at_boot(c, w))
+			return true;
+		position(c, bconf_node_offset(later->node), &line, &col);
+		diag(c, v, LINT_ERROR, "action",
+		     "%s event '%s' is defined after this event (line %u): trace_boot creates it only when it gets there, so this action does not find it (define it first)",
+		     group, name, line);
+		return false;
+	}
+	if (!k || kn_event(k, group, name))
+		return true;
+	if (kn_has_group(k, group) || kn_module_event(k, group, NULL, mod, sizeof(mod))) {
+		if (kn_has_group(k, group) ||
+		    !kn_module_event(k, group, name, mod, sizeof(mod))) {
+			unknown_event(c, v, group, name);
+			return false;
+		}
+		/* On a module event, the action waits for its module (0013). */
+		if (!action_at_boot(c, w))
+			return true;
+		diag(c, v, LINT_ERROR, "action",
+		     "event %s:%s comes with module %s, not loaded when trace_boot applies this action: the kernel does not find it",
+		     group, name, mod);
+		return false;
+	}
+	for (i = 0; i < k->nevents && nc < 1024; i++)
+		if (!nc || strcmp(cand[nc - 1], k->events[i].group))
+			cand[nc++] = k->events[i].group;
+	best = closest(group, cand, NULL, nc);
+	diag(c, v, LINT_ERROR, "event",
+	     "kernel %s has no event group '%s'%s%s%s", k->key, group,
+	     best ? ": did you mean '" : "", best ? best : "",
+	     best ? "'?" : "");
+	return false;
+}
+
+/* register_trigger(): one trigger per type (and target) on an event. */
+static void trig_add(struct ctx *c, const struct bconf_node *v,
+		     struct trig_set *set, const char *type, const char *target)
+{
+	int i;
+
+	for (i = 0; i < set->n; i++) {
+		if (strcmp(set->t[i].type, type) || strcmp(set->t[i].target, target))
+			continue;
+		diag(c, v, LINT_ERROR, "action",
+		     "this event already has a trigger of kind %s%s%s ('%s'): the kernel fails a second one (File exists)",
+		     type, *target ? " for " : "", target, set->t[i].action);
+		return;
+	}
+	if (set->n == MAX_TRIGGERS)
+		return;
+	set->t[set->n].type = type;
+	snprintf(set->t[set->n].target, sizeof(set->t[0].target), "%s", target);
+	set->t[set->n++].action = bconf_node_data(v);
+}
+
+/* The '!' of an action: unregister the first trigger of the type (target). */
+static void trig_remove(struct trig_set *set, const char *type,
+			const char *target)
+{
+	int i;
+
+	for (i = 0; i < set->n; i++)
+		if (!strcmp(set->t[i].type, type) && !strcmp(set->t[i].target, target))
+			break;
+	if (i == set->n)
+		return;
+	memmove(&set->t[i], &set->t[i + 1], (size_t)(set->n - i - 1) * sizeof(set->t[0]));
+	set->n--;
+}
+
+/* event_trigger_parse(): [:COUNT] [if FILTER]; '!' removes, never fails. */
+static void check_plain(struct ctx *c, const struct bconf_node *v,
+			const char *const *w, struct trig_set *set,
+			const char *cmd, const char *type, const char *next,
+			bool remove)
+{
+	const char *filter = next;
+	size_t n;
+
+	if (remove) {
+		trig_remove(set, type, "");
+		return;
+	}
+	if (next && isdigit((unsigned char)*next)) {
+		n = strcspn(next, " \t");
+		if (!check_count(c, v, next, n, cmd))
+			return;
+		filter = next[n] ? next + n + 1 + strspn(next + n + 1, SPACES) : NULL;
+		if (filter && !*filter)
+			filter = NULL;
+	}
+	if (filter && !check_trigger_filter(c, v, filter, w, cmd, true))
+		return;
+	trig_add(c, v, set, type, "");
+}
+
+/* event_enable_trigger_parse(): SYSTEM:EVENT[:COUNT] [if FILTER]. */
+static void check_enable(struct ctx *c, const struct bconf_node *v,
+			 const struct bconf_node *ev, const char *const *w,
+			 struct trig_set *set, const char *cmd,
+			 const char *type, const char *next, bool remove)
+{
+	char group[128], name[128], target[256];
+	const char *e, *count = NULL, *filter = NULL;
+	size_t n, gl, el;
+
+	if (!next) {
+		diag(c, v, LINT_ERROR, "action",
+		     "'%s' needs SYSTEM:EVENT (e.g. '%s:sched:sched_switch'): the kernel fails the action",
+		     cmd, cmd);
+		return;
+	}
+	n = strcspn(next, " \t");
+	gl = strcspn(next, ":");
+	if (gl >= n) {
+		diag(c, v, LINT_ERROR, "action",
+		     "'%.*s' after '%s' is not SYSTEM:EVENT: the kernel fails the action",
+		     (int)n, next, cmd);
+		return;
+	}
+	e = next + gl + 1;
+	el = strcspn(e, ":");
+	if (el > n - gl - 1)
+		el = n - gl - 1;
+	if (e + el < next + n)
+		count = e + el + 1;
+	if (gl >= sizeof(group) || el >= sizeof(name))
+		return;		/* no event has such a name */
+	memcpy(group, next, gl);
+	group[gl] = '\0';
+	memcpy(name, e, el);
+	name[el] = '\0';
+	if (!gl || !el) {
+		diag(c, v, LINT_ERROR, "action",
+		     "'%.*s' after '%s' names no event (SYSTEM:EVENT): the kernel fails the action",
+		     (int)n, next, cmd);
+		return;
+	}
+	if (!check_target(c, v, ev, w, group, name))
+		return;
+	snprintf(target, sizeof(target), "%s:%s", group, name);
+	if (remove) {
+		trig_remove(set, type, target);
+		return;
+	}
+	if (count && !check_count(c, v, count, (size_t)(next + n - count), cmd))
+		return;
+	if (next[n]) {
+		filter = next + n + 1 + strspn(next + n + 1, SPACES);
+		if (!*filter)
+			filter = NULL;
+	}
+	if (filter && !check_trigger_filter(c, v, filter, w, cmd, false))
+		return;
+	trig_add(c, v, set, type, target);
+}
+
+/* One action, as trigger_process_regex() reads it on event @ev. */
+static void check_action(struct ctx *c, const struct bconf_node *v,
+			 const struct bconf_node *ev, const char *const *w,
+			 struct trig_set *set)
+{
+	const char *s = bconf_node_data(v), *p, *next, *best, *names[NCMDS];
+	char cmd[64];
+	size_t n, i;
+	bool remove;
+
+	p = s + strspn(s, SPACES);
+	n = strcspn(p, ": \t");
+	next = p[n] ? p + n + 1 + strspn(p + n + 1, SPACES) : NULL;
+	if (next && !*next)
+		next = NULL;
+	remove = *p == '!';
+	if (remove) {
+		p++;
+		n--;
+	}
+	if (!n) {
+		if (!*p && !remove)
+			diag(c, v, LINT_ERROR, "action",
+			     "the action is empty: the kernel fails it");
+		else
+			diag(c, v, LINT_ERROR, "action",
+			     "the action '%s' names no trigger command: the kernel fails it",
+			     s);
+		return;
+	}
+	for (i = 0; i < NCMDS; i++)
+		names[i] = trig_cmds[i].name;
+	for (i = 0; i < NCMDS; i++)
+		if (strlen(names[i]) == n && !strncmp(p, names[i], n))
+			break;
+	snprintf(cmd, sizeof(cmd), "%.*s", (int)n, p);
+	if (i == NCMDS) {
+		best = closest(cmd, names, NULL, (int)NCMDS);
+		diag(c, v, LINT_ERROR, "action",
+		     "'%.*s' is not a trigger command: the kernel fails the action%s%s%s",
+		     (int)n, p, best ? "; did you mean '" : "",
+		     best ? best : "", best ? "'?" : "");
+		return;
+	}
+	if (!strcmp(cmd, "stacktrace") && c->k && c->k->options.count &&
+	    !kn_in_list(&c->k->options, "stacktrace")) {
+		diag(c, v, LINT_ERROR, "action",
+		     "kernel %s has no stacktrace trigger (built without CONFIG_STACKTRACE: no 'stacktrace' option): the kernel fails the action",
+		     c->k->key);
+		return;
+	}
+	if (trig_cmds[i].parse == TRIG_PLAIN)
+		check_plain(c, v, w, set, cmd, trig_cmds[i].type, next, remove);
+	else if (trig_cmds[i].parse == TRIG_ENABLE)
+		check_enable(c, v, ev, w, set, cmd, trig_cmds[i].type, next,
+			     remove);
+}
+
+/* ftrace[.instance.X].event.GROUP.EVENT.actions, applied in order. */
+static void check_actions(struct ctx *c, const struct bconf_node *key,
+			  const char *const *w)
+{
+	struct trig_set *set = calloc(1, sizeof(*set));
+	const struct bconf_node *v;
+
+	if (!set) {
+		c->oom = 1;
+		return;
+	}
+	for (v = bconf_node_value(key); v; v = bconf_value_next(v))
+		check_action(c, v, bconf_node_parent(key), w, set);
+	free(set);
+}
+
 /* --- the walk ------------------------------------------------------------ */
 
 static void check_value(struct ctx *c, const struct bconf_node *key,
@@ -817,6 +1266,7 @@ static void check_value(struct ctx *c, const struct bconf_node *key,
 	case BCONF_TV_ACTIONS:
 		for (; v; v = bconf_value_next(v))
 			check_len(c, v, strlen(bconf_node_data(v)), "the action");
+		check_actions(c, key, w);
 		break;
 	default:
 		break;
@@ -928,6 +1378,7 @@ static void collect_defs(struct ctx *c, const struct bconf_node *root)
 				continue;
 			c->defs[c->ndefs].group = kinds[i][0];
 			c->defs[c->ndefs].name = bconf_node_data(e);
+			c->defs[c->ndefs].node = e;
 			c->defs[c->ndefs++].fields = i ? bconf_node_value(f) : NULL;
 		}
 	}

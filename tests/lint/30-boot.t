@@ -11,7 +11,7 @@ set -uo pipefail
 
 conf=$BT_TOP/tests/lint/kernel-fails.bconf
 t_lint_setup
-sample="option event filter-field hist-field kprobe-symbol tracer clock cpumask buffer-size ftrace-filter"
+sample="option event filter-field hist-field kprobe-symbol tracer clock cpumask buffer-size ftrace-filter action"
 t_plan $((6 + $(wc -w <<<"$sample")))
 
 "$T_LINT" --json --knowledge "$T_KN" "$conf" >"$T_TMP/lint.json"

@@ -307,7 +307,7 @@ static void test_long(struct unit *u)
 	UNIT_EXPECT_STR(u, lint_str(text, NULL), "1:27:W:long-setting");
 	UNIT_EXPECT_STR(u, lint_str(text, kn_long), "1:14:W:module-event");
 	snprintf(text, sizeof(text),
-		 "ftrace.event.sched.sched_switch.actions = \"%0300d\"\n", 1);
+		 "ftrace.event.sched.sched_switch.actions = \"traceoff if next_pid > %0280d\"\n", 1);
 	UNIT_EXPECT_STR(u, lint_str(text, kn_nolong), "1:43:E:long-setting");
 	UNIT_EXPECT_STR(u, lint_str(text, kn_long), "");
 	snprintf(text, sizeof(text),
@@ -369,6 +369,63 @@ static void test_knowledge(struct unit *u)
 	UNIT_EXPECT_STR(u, lint_str("kernel.quiet\nkernel.trace_clock = global\n"
 				    "kernel.nosuch = 1\nkernel.mod.param = 1\nkernel.console = ttyS0\n", k),
 			"1:8:E:early-param|3:8:W:unknown-param");
+}
+
+/* Actions, as trigger_process_regex() and the trigger parsers read them. */
+static void test_actions(struct unit *u)
+{
+	const struct lint_knowledge *k = kn_nolong;
+
+	/* the command, with a did-you-mean; an empty action */
+	UNIT_EXPECT_STR(u, lint_str("ftrace.event.a.b.actions = traceof, \"\", \"!\", \":1\"\n",
+				    NULL), "1:28:E:action|1:37:E:action|1:41:E:action|1:46:E:action");
+	UNIT_EXPECT_STR(u, lint_msg("ftrace.event.a.b.actions = traceof\n", NULL),
+			"'traceof' is not a trigger command: the kernel fails the action; did you mean 'traceoff'?");
+	/* counts: kstrtoul(..., 0, ...); else "if FILTER" */
+	UNIT_EXPECT_STR(u, lint_str("ftrace.event.a.b.actions = \"traceon:0x1f\", \"snapshot:017\", "
+				    "\"stacktrace 3:x\", \"!traceon:junk\", \"traceoff:+1\"\n", NULL),
+			"1:95:E:action");
+	UNIT_EXPECT_STR(u, lint_str("ftrace.event.a.b.actions = \"traceon:09\", \"traceoff:0x\", "
+				    "\"snapshot:18446744073709551616\", \"stacktrace:abc\"\n", NULL),
+			"1:28:E:action|1:42:E:action|1:57:E:action|1:90:E:action");
+	UNIT_EXPECT_STR(u, lint_msg("ftrace.event.a.b.actions = \"stacktrace:abc\"\n", NULL),
+			"'abc' after 'stacktrace' is not a count or 'if FILTER': the kernel fails the action");
+	UNIT_EXPECT_STR(u, lint_str("ftrace.event.a.b.actions = \"traceon:18446744073709551615\"\n",
+				    NULL), "");
+	UNIT_EXPECT_STR(u, lint_str("ftrace.event.a.b.actions = \"traceon if\", \"traceoff:1 if  \", "
+				    "\"snapshot iff x > 1\"\n", NULL),
+			"1:28:E:action|1:42:E:action|1:61:E:action");
+	/* enable_event & co: SYSTEM:EVENT[:COUNT] [if FILTER] */
+	UNIT_EXPECT_STR(u, lint_str("ftrace.event.a.b.actions = enable_event, \"enable_event:a\", "
+				    "\"enable_hist:a:\", \"disable_event:a:b:\", \"disable_hist:a:b:x\"\n",
+				    NULL),
+			"1:28:E:action|1:42:E:action|1:60:E:action|1:78:E:action|1:100:E:action");
+	UNIT_EXPECT_STR(u, lint_str("ftrace.event.sched.sched_wakeup.actions = "
+				    "\"enable_event:sched:sched_swtch\", \"enable_event:schd:x\", "
+				    "\"enable_hist:sched:sched_switch:5 if pidd > 1\", "
+				    "\"!disable_event:irq:nope\", \"disable_event:irq:irq_handler_entry:0x10\", "
+				    "\"enable_event:sample-trace:foo_bar\"\n", k),
+			"1:43:E:event|1:77:E:event|1:137:E:filter-field|1:148:E:event|1:219:E:action");
+	/* one trigger per type (and target); '!' removes one */
+	UNIT_EXPECT_STR(u, lint_str("ftrace.event.a.b.actions = traceon, traceoff, \"!traceon\", "
+				    "\"traceoff:1\", \"enable_event:a:c\", \"disable_event:a:c\", "
+				    "\"enable_event:a:d\", \"enable_hist:a:c\"\n", NULL),
+			"1:37:E:action|1:93:E:action");
+	/* kprobe and synthetic events: defined before the action, in trace_boot's order */
+	UNIT_EXPECT_STR(u, lint_str("ftrace.event.kprobes.a.probes = vfs_read\n"
+				    "ftrace.event.kprobes.b.actions = \"enable_event:kprobes:a\", "
+				    "\"enable_event:kprobes:c\", \"enable_event:synthetic:s\", "
+				    "\"disable_event:kprobes:x\"\n"
+				    "ftrace.event.kprobes.b.probes = vfs_write\n"
+				    "ftrace.event.kprobes.c.probes = vfs_write\n"
+				    "ftrace.event.synthetic.s.fields = \"u64 x\"\n"
+				    "ftrace.instance.i.event.irq.irq_handler_entry.actions = \"enable_event:synthetic:s\"\n",
+				    NULL), "2:60:E:action|2:86:E:action|2:114:E:event");
+	/* hist actions are the kernel's; stacktrace needs CONFIG_STACKTRACE */
+	UNIT_EXPECT_STR(u, lint_str("ftrace.event.sched.sched_switch.actions = \"hist:keys=nope\", stacktrace\n",
+				    k), "1:61:E:action");
+	UNIT_EXPECT_STR(u, lint_str("ftrace.event.sched.sched_switch.actions = \"hist:keys=nope\", stacktrace\n",
+				    NULL), "");
 }
 
 static void write_file(const char *dir, const char *name, const char *text)
@@ -455,6 +512,7 @@ static const struct unit_case cases[] = {
 	UNIT_CASE(test_limits),
 	UNIT_CASE(test_long),
 	UNIT_CASE(test_knowledge),
+	UNIT_CASE(test_actions),
 	UNIT_CASE(test_load_errors),
 	UNIT_CASE(test_json),
 };
