@@ -6,7 +6,9 @@
  * hist files, dmesg, proc/bootconfig), then trace.dat through libtracecmd,
  * then derives the initcall table, data loss and the "was it applied"
  * check.  Problems with single inputs are recorded in @problems (and the
- * report shows them); only a missing bundle, unreadable metadata or an unknown format is fatal.
+ * report shows them; an unreadable one is also counted in @nerrors, an
+ * error of every verb); only a missing bundle, missing, unreadable or
+ * incomplete metadata or an unknown format is fatal.
  */
 #ifndef TA_ANALYSIS_H
 #define TA_ANALYSIS_H
@@ -175,6 +177,8 @@ struct analysis {
 	struct setting *settings;
 	size_t nsettings;
 	bool bconf_loaded;		/* proc/bootconfig present and parsed */
+	const char *bconf_error;	/* proc/bootconfig unreadable: the
+					 * problem saying why, else NULL */
 	bool have_boot_status;		/* tracefs/boot_status in the bundle */
 	char **boot_errors;		/* trace_boot: lines in dmesg */
 	size_t nboot_errors;
@@ -184,7 +188,7 @@ struct analysis {
 	size_t nlosses;
 	char **problems;		/* inputs that could not be read */
 	size_t nproblems;
-	size_t nerrors;			/* of those, unreadable trace.dat/hist */
+	size_t nerrors;			/* of those, unreadable parts */
 };
 
 /*
@@ -246,8 +250,37 @@ void verdict_line(struct verdict *v, char *line);
 const char *verdict_status(const struct verdict *v, bool requested);
 bool verdict_requested(const char *cmdline);
 
+/*
+ * Reading the bundle's files (bundle.c), the one place that tells a file
+ * the bundle does not have (BF_ABSENT: no entry of that name: the kernel
+ * has no such file, or the collector did not write it) from one it has
+ * but that cannot be read (BF_UNREADABLE: EACCES, EIO, a directory, a
+ * symbolic link to nothing or in a loop, larger than @max): the second
+ * is an error, never "none".
+ */
+enum bf_status { BF_OK, BF_ABSENT, BF_UNREADABLE };
+/*
+ * @dir/@rel whole into *@buf (NUL-terminated; its length in *@len unless
+ * @len is NULL).  BF_UNREADABLE sets *@why (malloc'ed: "Permission
+ * denied"); otherwise *@why is NULL, and *@buf is NULL unless BF_OK.
+ */
+enum bf_status bundle_read_file(const char *dir, const char *rel, size_t max,
+				char **buf, size_t *len, char **why);
+
 /* Helpers shared by the steps (bundle.c). */
 char *bundle_file(const struct analysis *a, const char *rel);
+/*
+ * The text of bundle file @rel in *@text (BF_OK), else NULL.  An
+ * unreadable file is recorded as a problem ("REL: cannot read: WHY",
+ * *@problem points to it when @problem is not NULL) and counted in
+ * nerrors; an absent one is not recorded.
+ */
+enum bf_status bundle_text_get(struct analysis *a, const char *rel,
+			       char **text, const char **problem);
+/*
+ * The file's text, or NULL: absent (a "REL: missing" problem unless
+ * @quiet) or unreadable (as bundle_text_get()).
+ */
 char *bundle_text(struct analysis *a, const char *rel, bool quiet);
 struct instance *instance_get(struct analysis *a, const char *name);
 

@@ -574,12 +574,16 @@ static int load_requests(struct actx *c)
 {
 	struct analysis *a = c->a;
 	const char *status = analysis_meta(a, "bootconfig_status");
-	char *t = bundle_text(a, "proc/bootconfig", true);
 	struct bconf *bc = NULL;
 	struct bconf_error err;
 	const struct bconf_node *leaf = NULL;
+	char *t;
 	int r;
 
+	/* unreadable is not "no bootconfig": nothing can be said */
+	if (bundle_text_get(a, "proc/bootconfig", &t, &a->bconf_error) ==
+	    BF_UNREADABLE)
+		return -1;
 	if (!t) {
 		analysis_problem(a, "proc/bootconfig: missing: the kernel "
 				 "applied no bootconfig (bootconfig_status=%s)",

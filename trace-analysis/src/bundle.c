@@ -47,19 +47,87 @@ char *bundle_file(const struct analysis *a, const char *rel)
 	return xasprintf("%s/%s", a->path, rel);
 }
 
-/* The file's text, or NULL (a problem is recorded unless @quiet). */
+/*
+ * stat(2) of @path: BF_ABSENT when there is no entry of that name (a
+ * symbolic link to nothing is an entry), BF_UNREADABLE with *@why when
+ * there is one that cannot be followed, else BF_OK with *@st.
+ */
+static enum bf_status entry_stat(const char *path, struct stat *st,
+				 const char **why)
+{
+	int e;
+
+	*why = NULL;
+	if (!stat(path, st))
+		return BF_OK;
+	e = errno;
+	if (e == ENOENT && lstat(path, st) && errno == ENOENT)
+		return BF_ABSENT;
+	*why = e == ENOENT ? "a symbolic link to nothing" : strerror(e);
+	return BF_UNREADABLE;
+}
+
+enum bf_status bundle_read_file(const char *dir, const char *rel, size_t max,
+				char **buf, size_t *len, char **why)
+{
+	char *path = xasprintf("%s/%s", dir, rel);
+	enum bf_status r;
+	const char *e;
+	struct stat st;
+	int rc;
+
+	*buf = NULL;
+	*why = NULL;
+	r = entry_stat(path, &st, &e);
+	if (r != BF_OK) {
+		/* e says why, or it is absent */
+	} else if (S_ISDIR(st.st_mode)) {
+		e = strerror(EISDIR);
+	} else if (!S_ISREG(st.st_mode)) {
+		e = "not a regular file";	/* a FIFO would block */
+	} else {
+		rc = bconf_read_file(path, max, buf, len);
+		if (rc)
+			e = strerror(-rc);
+	}
+	free(path);
+	if (r == BF_ABSENT)
+		return BF_ABSENT;
+	if (!e)
+		return BF_OK;
+	*buf = NULL;
+	*why = xstrdup(e);
+	return BF_UNREADABLE;
+}
+
+enum bf_status bundle_text_get(struct analysis *a, const char *rel,
+			       char **text, const char **problem)
+{
+	size_t seen = a->nproblems;
+	char *why;
+	enum bf_status st = bundle_read_file(a->path, rel, TEXT_MAX, text,
+					     NULL, &why);
+
+	if (problem)
+		*problem = NULL;
+	if (st != BF_UNREADABLE)
+		return st;
+	/* a part that is there but unreadable is an error, not "none" */
+	analysis_problem(a, "%s: cannot read: %s", rel, why);
+	a->nerrors++;
+	if (problem && a->nproblems > seen)
+		*problem = a->problems[seen];
+	free(why);
+	return st;
+}
+
 char *bundle_text(struct analysis *a, const char *rel, bool quiet)
 {
-	char *path = bundle_file(a, rel), *buf = NULL;
-	int r = bconf_read_file(path, TEXT_MAX, &buf, NULL);
+	char *t;
 
-	if (r && !(quiet && r == -ENOENT))
-		analysis_problem(a, "%s: cannot read: %s", rel, strerror(-r));
-	/* a part that is there but unreadable is an error, not "none" */
-	if (r && r != -ENOENT)
-		a->nerrors++;
-	free(path);
-	return r ? NULL : buf;
+	if (bundle_text_get(a, rel, &t, NULL) == BF_ABSENT && !quiet)
+		analysis_problem(a, "%s: missing", rel);
+	return t;
 }
 
 static char *text_trimmed(struct analysis *a, const char *rel)
@@ -84,19 +152,109 @@ static char *formats_list(void)
 }
 
 /*
- * metadata: key=value lines (docs/bundle.md).  Anything else, or a format
- * this reader does not know, means the rest cannot be trusted: an error
- * in *@err naming the file and line.
+ * The keys every bundle's metadata has (docs/bundle.md, "metadata"): the
+ * collector writes its keys in one file, whole or not at all, and the boot
+ * host (`boottrace boot`) appends its own in one write, `created` first and
+ * `warnings` last.  A file without some of them was cut short (at a line
+ * boundary every line still parses) or damaged, and what the readers take
+ * from it (the verdict on the bootconfig, the accelerator) would be made
+ * up: the whole bundle is refused.
+ *
+ * guest_keys: the collector's keys that every writer of them wrote (in
+ * format 1 the harness alone, then boottrace-collect); collector_keys: the
+ * rest of boottrace-collect's, required with its `collector` line (its
+ * second: a file cut after `format` lacks the guest keys); host_keys: the
+ * ones every version of the host wrote (others came and went), required
+ * once one of them is there or the bundle has the console.log only the
+ * host adds.
+ */
+static const char *const guest_keys[] = {
+	"kernel_release_guest", "guest_time", "guest_btime", "guest_boot_time",
+	"guest_uptime_at_collect",
+};
+static const char *const collector_keys[] = {
+	"collector", "collect_errors", "complete",
+};
+static const char *const host_keys[] = {
+	"created", "boottrace_version", "kernel_release", "tree",
+	"tree_version", "bootconfig_status", "bootconfig_message", "cmdline",
+	"accelerator", "smp", "boot_wall_seconds", "warnings",
+};
+
+/* The keys of @keys @a lacks, to @b ("k=, k2="); how many. */
+static size_t missing_keys(const struct analysis *a, const char *const *keys,
+			   size_t n, struct sbuf *b)
+{
+	size_t i, miss = 0;
+
+	for (i = 0; i < n; i++) {
+		if (analysis_meta(a, keys[i]))
+			continue;
+		sbuf_printf(b, "%s%s=", b->len ? ", " : "", keys[i]);
+		miss++;
+	}
+	return miss;
+}
+
+/* NULL when @a's metadata has every key it must have, else the error. */
+static char *metadata_incomplete(const struct analysis *a, const char *path)
+{
+	struct sbuf miss = { 0 };
+	bool host = false;
+	struct stat st;
+	char *p, *err;
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(host_keys); i++)
+		host |= analysis_meta(a, host_keys[i]) != NULL;
+	p = bundle_file(a, "console.log");
+	host |= !lstat(p, &st);
+	free(p);
+	n = missing_keys(a, guest_keys, ARRAY_SIZE(guest_keys), &miss);
+	if (analysis_meta(a, "collector"))
+		n += missing_keys(a, collector_keys,
+				  ARRAY_SIZE(collector_keys), &miss);
+	if (host)
+		n += missing_keys(a, host_keys, ARRAY_SIZE(host_keys), &miss);
+	if (!n)
+		return NULL;
+	err = xasprintf("%s: no %s line%s (the collector writes its keys "
+			"all at once, and `boottrace boot` adds its own, "
+			"created= to warnings=, all at once: the file was cut "
+			"short or damaged): write the bundle again with "
+			"`boottrace boot` or `boottrace collect`", path, miss.s,
+			n > 1 ? "s" : "");
+	sbuf_free(&miss);
+	return err;
+}
+
+/*
+ * metadata: key=value lines (docs/bundle.md).  Anything else, a format
+ * this reader does not know or a key every bundle has missing means the
+ * rest cannot be trusted: an error in *@err naming the file (and line).
  */
 static int read_metadata(struct analysis *a, char **err)
 {
 	char *path = bundle_file(a, "metadata"), *t = NULL, *line, *next, *eq;
+	char *why = NULL;
 	const char *fmt;
 	size_t cap = 0, len = 0, i, lineno = 0;
-	int r = bconf_read_file(path, TEXT_MAX, &t, &len);
 
-	if (r) {
-		*err = xasprintf("%s: cannot read: %s", path, strerror(-r));
+	switch (bundle_read_file(a->path, "metadata", TEXT_MAX, &t, &len,
+				 &why)) {
+	case BF_OK:
+		break;
+	case BF_ABSENT:
+		*err = xasprintf("%s: missing: every bundle has one (the "
+				 "collector writes it), and nothing else says "
+				 "what the rest is: write the bundle again "
+				 "with `boottrace boot` or `boottrace "
+				 "collect`", path);
+		free(path);
+		return -1;
+	case BF_UNREADABLE:
+		*err = xasprintf("%s: cannot read: %s", path, why);
+		free(why);
 		free(path);
 		return -1;
 	}
@@ -143,6 +301,9 @@ static int read_metadata(struct analysis *a, char **err)
 		goto fail;
 	}
 	a->format = (int)i + 1;
+	*err = metadata_incomplete(a, path);
+	if (*err)
+		goto fail;
 	free(t);
 	free(path);
 	return 0;
@@ -219,26 +380,66 @@ static void free_strv(char **v)
 	free(v);
 }
 
-/* Sorted names of the subdirectories of @rel (NULL-terminated list). */
-static char **list_dirs(const struct analysis *a, const char *rel)
+/*
+ * Whether directory @rel is there (BF_OK), absent, or unreadable: there but
+ * not a directory one can follow, recorded as a problem and an error.
+ */
+static enum bf_status dir_status(struct analysis *a, const char *rel)
 {
 	char *path = bundle_file(a, rel);
-	DIR *d = opendir(path);
+	const char *why;
+	struct stat st;
+	enum bf_status r = entry_stat(path, &st, &why);
+
+	free(path);
+	if (r == BF_OK && !S_ISDIR(st.st_mode)) {
+		why = "not a directory";
+		r = BF_UNREADABLE;
+	}
+	if (r == BF_UNREADABLE) {
+		analysis_problem(a, "%s/: cannot read: %s", rel, why);
+		a->nerrors++;
+	}
+	return r;
+}
+
+/*
+ * Sorted names of the subdirectories of @rel (NULL-terminated list), NULL
+ * when it has none or is absent.  A directory or entry that is there but
+ * cannot be read is a problem and an error.
+ */
+static char **list_dirs(struct analysis *a, const char *rel)
+{
+	char *path;
+	DIR *d;
 	struct dirent *de;
 	char **v = NULL;
 	size_t n = 0, cap = 0;
 
-	free(path);
-	if (!d)
+	if (dir_status(a, rel) != BF_OK)
 		return NULL;
+	path = bundle_file(a, rel);
+	d = opendir(path);
+	free(path);
+	if (!d) {
+		analysis_problem(a, "%s/: cannot read: %s", rel,
+				 strerror(errno));
+		a->nerrors++;
+		return NULL;
+	}
 	while ((de = readdir(d))) {
+		const char *why;
 		struct stat st;
 		char *p;
 
 		if (de->d_name[0] == '.')
 			continue;
 		p = xasprintf("%s/%s/%s", a->path, rel, de->d_name);
-		if (!stat(p, &st) && S_ISDIR(st.st_mode)) {
+		if (entry_stat(p, &st, &why) != BF_OK) {
+			analysis_problem(a, "%s/%s: cannot read: %s", rel,
+					 de->d_name, why ? why : "gone");
+			a->nerrors++;
+		} else if (S_ISDIR(st.st_mode)) {
 			GROW(v, cap, n + 2);
 			v[n++] = xstrdup(de->d_name);
 			v[n] = NULL;
@@ -313,22 +514,22 @@ static char *real_triggers(char *t)
 
 static void read_hist(struct analysis *a, struct ev_state *ev, const char *rel)
 {
-	char *path = bundle_file(a, rel), *buf;
+	char *buf, *why;
 	struct hist_error err;
 	size_t len;
-	int r;
+	enum bf_status st;
 
-	r = bconf_read_file(path, TEXT_MAX, &buf, &len);
-	free(path);
-	if (r == -ENOENT)
+	st = bundle_read_file(a->path, rel, TEXT_MAX, &buf, &len, &why);
+	if (st == BF_ABSENT)
 		return;
-	if (!r && strspn(buf, " \t\r\n") == len) {
+	if (st == BF_OK && strspn(buf, " \t\r\n") == len) {
 		free(buf);	/* an event without hist trigger */
 		return;
 	}
 	ev->has_hist = true;
-	if (r) {
-		ev->hist_error = xasprintf("cannot read: %s", strerror(-r));
+	if (st == BF_UNREADABLE) {
+		ev->hist_error = xasprintf("cannot read: %s", why);
+		free(why);
 	} else if (hist_parse(buf, len, &ev->hist, &err)) {
 		ev->hist_error = err.line ?
 			xasprintf("line %u: %s", err.line, err.msg) :
@@ -338,8 +539,7 @@ static void read_hist(struct analysis *a, struct ev_state *ev, const char *rel)
 		analysis_problem(a, "%s: %s", rel, ev->hist_error);
 		a->nerrors++;
 	}
-	if (!r)
-		free(buf);
+	free(buf);
 }
 
 static void read_event(struct analysis *a, struct instance *in,
@@ -501,13 +701,10 @@ static void bundle_read_tracefs(struct analysis *a)
 {
 	char **names;
 	size_t i;
-	struct stat st;
-	char *p = bundle_file(a, "tracefs");
 
-	if (stat(p, &st) || !S_ISDIR(st.st_mode))
+	if (dir_status(a, "tracefs") == BF_ABSENT)
 		analysis_problem(a, "tracefs/: missing (the collector dumped "
 				 "no tracing state)");
-	free(p);
 	read_instance(a, instance_get(a, ""));
 	names = list_dirs(a, "tracefs/instances");
 	for (i = 0; names && names[i]; i++)
@@ -532,16 +729,14 @@ static void meta_add(struct analysis *a, const char *key, char *val)
  */
 static void read_dmesg(struct analysis *a)
 {
-	size_t cap = 0, seen = a->nproblems;
-	char *t = bundle_text(a, "dmesg", true), *l, *save = NULL, *p;
+	size_t cap = 0;
+	char *t, *l, *save = NULL, *p;
 	char *cmdline = NULL;
 	struct verdict v = { 0 };
 
-	if (!t && seen == a->nproblems) {
+	if (bundle_text_get(a, "dmesg", &t, NULL) == BF_ABSENT)
 		analysis_problem(a, "dmesg: missing (trace_boot errors "
 				 "cannot be checked)");
-		return;
-	}
 	if (!t)
 		return;
 	if (a->nmeta && !analysis_meta(a, "bootconfig_status"))
@@ -569,7 +764,7 @@ static void read_dmesg(struct analysis *a)
 int bundle_read(const char *dir, struct analysis *a, char **err)
 {
 	struct stat st;
-	char *p;
+	char *p, *q;
 
 	memset(a, 0, sizeof(*a));
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
@@ -579,25 +774,22 @@ int bundle_read(const char *dir, struct analysis *a, char **err)
 	}
 	a->path = xstrdup(dir);
 	p = bundle_file(a, "metadata");
-	if (lstat(p, &st) && errno == ENOENT) {
+	q = bundle_file(a, "trace.dat");
+	if (lstat(p, &st) && errno == ENOENT && lstat(q, &st) &&
+	    errno == ENOENT) {
+		*err = xasprintf("%s: not a bundle (no metadata and no "
+				 "trace.dat; write one with "
+				 "`boottrace boot CONF -o DIR`)", dir);
 		free(p);
-		p = bundle_file(a, "trace.dat");
-		if (!file_exists(p)) {
-			*err = xasprintf("%s: not a bundle (no metadata and no "
-					 "trace.dat; write one with "
-					 "`boottrace boot CONF -o DIR`)", dir);
-			free(p);
-			analysis_free(a);
-			return -1;
-		}
-		analysis_problem(a, "metadata: missing");
-		free(p);
-	} else {
-		free(p);
-		if (read_metadata(a, err)) {
-			analysis_free(a);
-			return -1;
-		}
+		free(q);
+		analysis_free(a);
+		return -1;
+	}
+	free(p);
+	free(q);
+	if (read_metadata(a, err)) {
+		analysis_free(a);
+		return -1;
 	}
 	read_dmesg(a);
 	bundle_read_tracefs(a);

@@ -82,6 +82,10 @@ static void text_summary(const struct analysis *a, FILE *f)
 		fprintf(f, "lost        %" PRIu64 " events: %s%s (Data "
 			"loss)\n", lost, b.s, other ? "; other findings" : "");
 	sbuf_free(&b);
+	if (a->bconf_error) {
+		fprintf(f, "settings    unknown: %s\n", a->bconf_error);
+		return;
+	}
 	if (!a->nsettings && !a->bconf_loaded) {
 		fprintf(f, "settings    none: no bootconfig was applied "
 			"(proc/bootconfig missing)\n");
@@ -548,7 +552,9 @@ static void text_settings(const struct analysis *a, FILE *f)
 		fprintf(f, "  %-9s %s\n", "ERROR", a->unattributed[i]);
 	pend = analysis_count_settings(a, SET_PENDING);
 	unrep = analysis_count_settings(a, SET_NOT_REPORTED);
-	if (!a->nsettings && !a->bconf_loaded)
+	if (a->bconf_error)
+		fprintf(f, "  unknown: %s\n", a->bconf_error);
+	else if (!a->nsettings && !a->bconf_loaded)
 		fprintf(f, "  no bootconfig was applied (proc/bootconfig "
 			"missing)\n");
 	else if (!bad && !a->nunattributed && !pend && !unrep)

@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* util.c - allocation, strings and files for trace-analysis. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "util.h"
 
@@ -122,13 +119,6 @@ void sbuf_free(struct sbuf *b)
 	free(b->s);
 	b->s = NULL;
 	b->len = b->cap = 0;
-}
-
-bool file_exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 char *trim(char *s)

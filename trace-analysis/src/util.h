@@ -48,8 +48,6 @@ void sbuf_printf(struct sbuf *b, const char *fmt, ...)
 char *sbuf_steal(struct sbuf *b);
 void sbuf_free(struct sbuf *b);
 
-bool file_exists(const char *path);
-
 /* Trim spaces and tabs (and newlines) at both ends, in place. */
 char *trim(char *s);
 /* The message of a kernel-log line from trace_boot, or NULL. */

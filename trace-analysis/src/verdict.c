@@ -128,9 +128,11 @@ int verdict_main(int argc, char **argv)
 	};
 	struct verdict v = { 0 };
 	bool requested = true;
-	char *path, *text = NULL, *l, *save = NULL;
-	size_t len;
-	int c, rc;
+	const char *dir, *rel = "dmesg";
+	char *text = NULL, *why = NULL, *l, *save = NULL;
+	enum bf_status st;
+	size_t len = 0;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -149,19 +151,20 @@ int verdict_main(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		return cli_usage_error("verdict", "give one bundle directory");
-	path = xasprintf("%s/dmesg", argv[optind]);
-	rc = bconf_read_file(path, VERDICT_LOG_MAX, &text, &len);
-	if (rc || !len) {
+	dir = argv[optind];
+	/* an empty or absent dmesg: the console; an unreadable one: an error */
+	st = bundle_read_file(dir, rel, VERDICT_LOG_MAX, &text, &len, &why);
+	if (st == BF_ABSENT || (st == BF_OK && !len)) {
 		free(text);
-		text = NULL;
-		free(path);
-		path = xasprintf("%s/console.log", argv[optind]);
-		rc = bconf_read_file(path, VERDICT_LOG_MAX, &text, &len);
+		rel = st == BF_OK ? "console.log (dmesg is empty)" :
+		      "console.log (no dmesg either)";
+		st = bundle_read_file(dir, "console.log", VERDICT_LOG_MAX,
+				      &text, &len, &why);
 	}
-	if (rc) {
-		fprintf(stderr, "trace-analysis verdict: %s: %s (no dmesg either)\n",
-			path, strerror(rc < 0 ? -rc : rc));
-		free(path);
+	if (st != BF_OK) {
+		fprintf(stderr, "trace-analysis verdict: %s/%s: %s\n", dir, rel,
+			st == BF_ABSENT ? "missing" : why);
+		free(why);
 		return EXIT_ERROR;
 	}
 	for (l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
@@ -171,6 +174,5 @@ int verdict_main(int argc, char **argv)
 	       verdict_status(&v, requested), l, v.errors);
 	free(l);
 	free(text);
-	free(path);
 	return 0;
 }

@@ -603,6 +603,94 @@ rm "$tmp/b/tracefs/per_cpu/cpu0/stats"
 ln -s stats "$tmp/b/tracefs/per_cpu/cpu0/stats"
 run "stats unreadable" 2 "$bin" report "$tmp/b"
 has "stats message" 'b: tracefs/per_cpu/cpu0/stats: cannot read' "$tmp/err"
+# metadata: every bundle has one, with the keys its writers always write
+# (docs/bundle.md): without it, or cut short at a line boundary (so that
+# every line still parses), the bundle is refused, naming what is missing
+rm -rf "$tmp/b"
+cp -r "$fx/initcalls" "$tmp/b"
+rm "$tmp/b/metadata"
+run "metadata missing" 2 "$bin" report "$tmp/b"
+has "metadata missing message" "^trace-analysis: $tmp/b/metadata: missing: every bundle has one" "$tmp/err"
+if [ -s "$tmp/out" ]; then bad "metadata missing: no report"; else ok "metadata missing: no report"; fi
+run "metadata missing, check" 2 "$bin" check "$tmp/b" "$top/examples/default.expect"
+run "metadata missing, diff" 2 "$bin" diff "$fx/initcalls" "$tmp/b"
+n=$(wc -l <"$fx/initcalls/metadata")
+cuts=0
+for k in $(seq 1 $((n - 1))); do
+	head -n "$k" "$fx/initcalls/metadata" >"$tmp/b/metadata"
+	rc=0
+	"$bin" report "$tmp/b" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" = 2 ] && grep -q "metadata: no .* line.* the file was cut short" "$tmp/err"; then
+		cuts=$((cuts + 1))
+	else
+		echo "    cut after line $k: exit $rc: $(head -c 200 "$tmp/err")"
+	fi
+done
+if [ "$cuts" = $((n - 1)) ]; then ok "metadata cut after each of its $((n - 1)) lines: refused"; else
+	bad "metadata cut short: $cuts of $((n - 1)) cuts refused"; fi
+head -n 3 "$fx/initcalls/metadata" >"$tmp/b/metadata"
+run "metadata cut after line 3" 2 "$bin" report "$tmp/b"
+has "the missing keys named" "^trace-analysis: $tmp/b/metadata: no kernel_release_guest=, .*, bootconfig_status=, .*, warnings= lines" "$tmp/err"
+head -n 1 "$fx/initcalls/metadata" >"$tmp/b/metadata"
+run "metadata cut after format=" 2 "$bin" diff "$tmp/b" "$fx/initcalls"
+has "format= alone: the collector's keys named" "^trace-analysis: $tmp/b/metadata: no kernel_release_guest=, guest_time=, guest_btime=, guest_boot_time=, guest_uptime_at_collect= lines" "$tmp/err"
+cp "$fx/initcalls/metadata" "$tmp/b/metadata"
+run "metadata whole again" 0 "$bin" report "$tmp/b"
+# proc/bootconfig there but unreadable (EACCES, or a directory): an error,
+# not "no bootconfig was applied"
+chmod 000 "$tmp/b/proc/bootconfig"
+# as a user who cannot read it: nobody when run as root
+as_user=()
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	as_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
+	chmod 755 "$tmp"
+fi
+if [ "$(id -u)" != 0 ] || [ ${#as_user[@]} != 0 ]; then
+	run "proc/bootconfig mode 000" 2 "${as_user[@]}" "$bin" report "$tmp/b"
+	has "proc/bootconfig EACCES named" "^trace-analysis: $tmp/b: proc/bootconfig: cannot read: Permission denied$" "$tmp/err"
+	has "settings unknown, EACCES" '^settings    unknown: proc/bootconfig: cannot read: Permission denied$'
+	if grep -q 'no bootconfig was applied\|proc/bootconfig: missing' "$tmp/out" "$tmp/err"; then
+		bad "unreadable is not missing (EACCES)"; else ok "unreadable is not missing (EACCES)"; fi
+	printf 'applied\n' >"$tmp/q.expect"
+	run "check, proc/bootconfig mode 000" 2 "${as_user[@]}" "$bin" check "$tmp/b" "$tmp/q.expect"
+	has "check names proc/bootconfig" "^trace-analysis: $tmp/b: proc/bootconfig: cannot read: Permission denied$" "$tmp/err"
+	chmod 000 "$tmp/b/tracefs"
+	run "tracefs/ mode 000" 2 "${as_user[@]}" "$bin" report "$tmp/b"
+	has "tracefs/ EACCES named" "^trace-analysis: $tmp/b: tracefs/[a-z_]*: cannot read: Permission denied$" "$tmp/err"
+	chmod 755 "$tmp/b/tracefs"
+else
+	ok "proc/bootconfig mode 000 # SKIP root without setpriv"
+fi
+chmod 700 "$tmp"
+rm "$tmp/b/proc/bootconfig"
+mkdir "$tmp/b/proc/bootconfig"
+run "proc/bootconfig a directory" 2 "$bin" report "$tmp/b"
+has "settings unknown, a directory" '^settings    unknown: proc/bootconfig: cannot read: Is a directory$'
+has "unreadable is not missing (EISDIR)" '^  unknown: proc/bootconfig: cannot read: Is a directory$'
+rmdir "$tmp/b/proc/bootconfig"
+ln -s nothing "$tmp/b/proc/bootconfig"
+run "proc/bootconfig a link to nothing" 2 "$bin" report "$tmp/b"
+has "a link to nothing named" "$tmp/b: proc/bootconfig: cannot read: a symbolic link to nothing$" "$tmp/err"
+rm "$tmp/b/proc/bootconfig"
+run "proc/bootconfig absent" 0 "$bin" report "$tmp/b"
+has "absent: no bootconfig applied" '^settings    none: no bootconfig was applied \(proc/bootconfig missing\)$'
+rm "$tmp/b/tracefs/instances" 2>/dev/null || true
+touch "$tmp/b/tracefs/instances"
+run "tracefs/instances a file" 2 "$bin" report "$tmp/b"
+has "instances not a directory" "$tmp/b: tracefs/instances/: cannot read: not a directory$" "$tmp/err"
+rm "$tmp/b/tracefs/instances"
+# verdict: an unreadable dmesg is an error, not a reason to read the console
+rm "$tmp/b/dmesg"
+mkdir "$tmp/b/dmesg"
+printf '[    0.1] Load bootconfig: 1 bytes 1 nodes\n' >"$tmp/b/console.log"
+run "verdict, dmesg unreadable" 2 "$bin" verdict "$tmp/b"
+has "verdict names dmesg" "^trace-analysis verdict: $tmp/b/dmesg: Is a directory$" "$tmp/err"
+rmdir "$tmp/b/dmesg"
+run "verdict, no dmesg: the console" 0 "$bin" verdict "$tmp/b"
+has "verdict from the console" '^bootconfig_status=loaded$'
+rm "$tmp/b/console.log"
+run "verdict, neither" 2 "$bin" verdict "$tmp/b"
+has "verdict, neither: named" "^trace-analysis verdict: $tmp/b/console.log \(no dmesg either\): missing$" "$tmp/err"
 
 # the default example (histogram latencies only): an axis, a scale, a
 # legend, long names shortened with the full name in the tooltip; rendered
