@@ -51,8 +51,15 @@ struct exp {
 	unsigned int line;
 };
 
+/*
+ * unknown: what the expectation needs could not be read (trace.dat not read
+ * to its end, proc/cmdline missing), so it is unmet, "not" or not; error:
+ * because a file of the bundle is there but unreadable (exit 2).
+ */
 struct result {
 	bool ok;
+	bool unknown;
+	bool error;
 	char *detail;
 };
 
@@ -76,7 +83,30 @@ static bool split_ge(const char *s, char *g, char *ev, size_t n)
 
 static struct result res(bool ok, char *detail)
 {
-	return (struct result){ ok, detail };
+	return (struct result){ .ok = ok, .detail = detail };
+}
+
+static struct result unknown(char *detail)
+{
+	return (struct result){ .unknown = true, .detail = detail };
+}
+
+/*
+ * @r, from trace.dat's records, when trace.dat was read to its end; else
+ * unknown (a missing trace.dat has no records, which would meet any "not
+ * event ..."), with why and what was read.
+ */
+static struct result from_trace(const struct analysis *a, struct result r)
+{
+	char *d;
+
+	if (analysis_losses_known(a))
+		return r;
+	d = xasprintf("unknown: %s; read: %s", a->trace_error ?
+		      a->trace_error : "trace.dat was not read to its end",
+		      r.detail);
+	free(r.detail);
+	return unknown(d);
 }
 
 static struct result x_event(const struct analysis *a, const struct exp *e)
@@ -232,8 +262,8 @@ static struct result x_loss(const struct analysis *a, const struct exp *e,
 			first = l;
 	}
 	if (!first && !analysis_losses_known(a))
-		return res(false, xstrdup("unknown: trace.dat could not be "
-					  "read to its end"));
+		return unknown(xstrdup("unknown: trace.dat could not be "
+				       "read to its end"));
 	if (!first)
 		return res(!want, xstrdup("no data loss"));
 	return res(want, xasprintf("%zu findings, first: %s %s %s %" PRIu64,
@@ -262,29 +292,44 @@ static struct result x_initcall(const struct analysis *a, const struct exp *e)
 	return res(false, xstrdup("not in the initcall tables"));
 }
 
-/* Lines of bundle file @rel; NULL when missing. */
-static char *bundle_lines(const struct analysis *a, const char *rel)
+/*
+ * The text of bundle file @rel (no way out of the bundle) in *@text, or
+ * NULL and a result: unmet when it is absent (@absent_unknown: unknown),
+ * an error when it is there but unreadable.
+ */
+static bool bundle_lines(const struct analysis *a, const char *rel,
+			 bool absent_unknown, char **text, struct result *r)
 {
-	char *path, *text = NULL;
+	enum bf_status st = BF_ABSENT;
+	char *why = NULL;
 
-	if (strstr(rel, "..") || rel[0] == '/')
-		return NULL;
-	path = bundle_file(a, rel);
-	if (bconf_read_file(path, 64 << 20, &text, NULL))
-		text = NULL;
-	free(path);
-	return text;
+	*text = NULL;
+	if (!strstr(rel, "..") && rel[0] != '/')
+		st = bundle_read_file(a->path, rel, 64 << 20, text, NULL, &why);
+	if (st == BF_OK)
+		return true;
+	if (st == BF_UNREADABLE) {
+		*r = unknown(xasprintf("%s: cannot read: %s", rel, why));
+		r->error = true;
+	} else {
+		*r = res(false, xasprintf("%s: missing", rel));
+		r->unknown = absent_unknown;
+	}
+	free(why);
+	return false;
 }
 
 /* Is there a line in @rel matching @glob (trailing blanks ignored)? */
 static struct result x_file(const struct analysis *a, const char *rel,
 			    const char *glob)
 {
-	char *text = bundle_lines(a, rel), *line, *next;
+	char *text, *line, *next;
+	struct result r;
 	size_t n = 0;
 
-	if (!text)
-		return res(false, xasprintf("%s: missing", rel));
+	/* a file the bundle does not have has no line: "not" is met */
+	if (!bundle_lines(a, rel, false, &text, &r))
+		return r;
 	for (line = text; line; line = next) {
 		size_t len;
 
@@ -322,11 +367,13 @@ static struct result x_tracefs(const struct analysis *a, const struct exp *e)
 static struct result x_cmdline(const struct analysis *a, const struct exp *e,
 			       bool init)
 {
-	char *text = bundle_lines(a, "proc/cmdline"), *save = NULL, *t;
+	char *text, *save = NULL, *t;
 	bool after = false;
+	struct result r;
 
-	if (!text)
-		return res(false, xstrdup("proc/cmdline: missing"));
+	/* every bundle has it: without it nothing is known */
+	if (!bundle_lines(a, "proc/cmdline", true, &text, &r))
+		return r;
 	for (t = strtok_r(text, " \t\n", &save); t;
 	     t = strtok_r(NULL, " \t\n", &save)) {
 		if (!after && !strcmp(t, "--")) {
@@ -334,8 +381,7 @@ static struct result x_cmdline(const struct analysis *a, const struct exp *e,
 			continue;
 		}
 		if (after == init && !fnmatch(e->w[1], t, 0)) {
-			struct result r = res(true, xasprintf("%s", t));
-
+			r = res(true, xasprintf("%s", t));
 			free(text);
 			return r;
 		}
@@ -456,6 +502,7 @@ static struct result x_cpus(const struct analysis *a, const struct exp *e)
 static struct result evaluate(const struct analysis *a, const struct exp *e)
 {
 	const char *c = e->w[0];
+	struct result r;
 	const char *st;
 
 	if (!strcmp(c, "bootconfig")) {
@@ -470,7 +517,7 @@ static struct result evaluate(const struct analysis *a, const struct exp *e)
 	if (!strcmp(c, "pending"))
 		return x_applied(a, e, SET_PENDING);
 	if (!strcmp(c, "event"))
-		return x_event(a, e);
+		return from_trace(a, x_event(a, e));
 	if (!strcmp(c, "kprobe"))
 		return x_kprobe(a, e);
 	if (!strcmp(c, "hist"))
@@ -488,10 +535,12 @@ static struct result evaluate(const struct analysis *a, const struct exp *e)
 	if (!strcmp(c, "cmdline") || !strcmp(c, "init-arg"))
 		return x_cmdline(a, e, c[0] == 'i');
 	if (!strcmp(c, "function") || !strcmp(c, "only-functions"))
-		return x_function(a, e, c[0] == 'o');
+		return from_trace(a, x_function(a, e, c[0] == 'o'));
 	if (!strcmp(c, "cpus"))
-		return x_cpus(a, e);
-	return x_initcall(a, e);
+		return from_trace(a, x_cpus(a, e));
+	/* a row of the histogram's table proves it; its absence does not */
+	r = x_initcall(a, e);
+	return r.ok ? r : from_trace(a, r);
 }
 
 static const struct {
@@ -623,6 +672,7 @@ struct outcome {
 	char *expect;
 	bool ok;
 	char *detail;
+	bool error;	/* an unreadable file */
 };
 
 static void print_results(const struct outcome *o, size_t n, const char *expect,
@@ -666,7 +716,9 @@ static void print_results(const struct outcome *o, size_t n, const char *expect,
 
 /*
  * Every expectation is parsed and evaluated before anything is printed: a
- * bad line is an error (exit 2) with no partial output.
+ * bad line, or a file without any expectation, is an error (exit 2) with
+ * no partial output.  An expectation whose file is unreadable is printed
+ * unmet, and is an error too.
  */
 int check_run(const struct analysis *a, const char *expect,
 	      enum check_format fmt, FILE *f)
@@ -674,7 +726,7 @@ int check_run(const struct analysis *a, const char *expect,
 	char *text, *line, *save = NULL, *err, *at;
 	unsigned int lineno = 0;
 	struct outcome *o = NULL;
-	size_t n = 0, cap = 0, i, bad = 0;
+	size_t n = 0, cap = 0, i, bad = 0, unreadable = 0;
 	int r = bconf_read_file(expect, 1 << 20, &text, NULL), rc = 0;
 
 	if (r) {
@@ -708,14 +760,27 @@ int check_run(const struct analysis *a, const char *expect,
 		x = evaluate(a, &e);
 		if (e.negate)
 			x.ok = !x.ok;
+		if (x.unknown)
+			x.ok = false;	/* "not" of what is unknown is too */
+		if (x.error)
+			unreadable++;
 		GROW(o, cap, n + 1);
-		o[n++] = (struct outcome){ lineno, raw, x.ok, x.detail };
+		o[n++] = (struct outcome){ lineno, raw, x.ok, x.detail, x.error };
 		bad += !x.ok;
 	}
 	free(text);
+	if (!rc && !n)
+		rc = cli_usage_error("check", "%s: no expectation in it (only "
+				     "blank lines and comments), so it would "
+				     "pass whatever the bundle holds: list at "
+				     "least one", expect);
 	if (!rc) {
 		print_results(o, n, expect, fmt, f);
-		rc = bad ? 1 : 0;
+		for (i = 0; i < n; i++)
+			if (o[i].error)
+				fprintf(stderr, "trace-analysis: %s: %s\n",
+					a->path, o[i].detail);
+		rc = unreadable ? EXIT_ERROR : bad ? EXIT_FINDING : 0;
 	}
 	for (i = 0; i < n; i++) {
 		free(o[i].expect);

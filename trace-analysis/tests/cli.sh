@@ -261,7 +261,7 @@ has "hist initcall columns placed" '^  1 +virtio_pci_driver_init +device +1\.491
 run "check default.expect" 1 "$bin" check "$fx/default" "$top/examples/default.expect"
 has "check tally" '^9 passed, 5 failed$'
 has "check: losses unknown without trace.dat" '^FAIL +no-data-loss +unknown: trace.dat could not be read'
-has "check record count" '^FAIL +event kprobes:vfs_read >= 1 in top +0 records'
+has "check record count" '^FAIL +event kprobes:vfs_read >= 1 in top +unknown: trace.dat: missing .*; read: 0 records$'
 has "check hist" '^ok +hist synthetic:initcall_latency >= 50 +263 entries'
 
 # --- a bundle of `boottrace collect` on a live system: only the
@@ -381,6 +381,67 @@ run "check unclosed quote" 2 "$bin" check "$fx/failures" "$tmp/q.expect"
 has "unclosed quote names line and column" "q.expect:1:9: no closing" "$tmp/err"
 printf 'not\n' >"$tmp/q.expect"
 run "check bare not" 2 "$bin" check "$fx/failures" "$tmp/q.expect"
+# an expectations file without an expectation would pass any bundle
+for q in '' $'# only a comment\n\n   \n'; do
+	printf '%s' "$q" >"$tmp/q.expect"
+	run "check, no expectation in '${q%%$'\n'*}'" 2 "$bin" check "$fx/failures" "$tmp/q.expect"
+	has "no expectation: the file named" "^trace-analysis check: $tmp/q.expect: no expectation in it " "$tmp/err"
+	if [ -s "$tmp/out" ]; then bad "no expectation: nothing printed"; else ok "no expectation: nothing printed"; fi
+done
+
+# --- check: what needs trace.dat is unknown without it, "not" or not (a
+# bundle without trace.dat has no records, which met every negation)
+rm -rf "$tmp/nt"
+cp -r "$fx/initcalls" "$tmp/nt"
+rm "$tmp/nt/trace.dat"
+printf 'not event kprobes:*\n' >"$tmp/q.expect"
+run "not event, with trace.dat" 1 "$bin" check "$fx/initcalls" "$tmp/q.expect"
+has "not event, with trace.dat: its records" '^FAIL +not event kprobes:\* +7480 records$'
+run "not event, without trace.dat" 1 "$bin" check "$tmp/nt" "$tmp/q.expect"
+has "not event, without trace.dat: unknown" '^FAIL +not event kprobes:\* +unknown: trace.dat: missing \(the collector did not extract the buffers\); read: 0 records$'
+cat >"$tmp/q.expect" <<'EOF2'
+event kprobes:getname
+not function "*" in top
+not only-functions "*alloc*"
+not cpus 0
+not initcall no_such_initcall
+not initcalls >= 1
+not data-loss overrun
+not no-data-loss
+initcall acpi_init
+kprobe getname
+not failed *
+EOF2
+run "trace.dat expectations, without trace.dat" 1 "$bin" check "$tmp/nt" "$tmp/q.expect"
+has "without trace.dat: tally" '^2 passed, 9 failed$'
+for l in 'event kprobes:getname' 'not function "\*" in top' 'not only-functions "\*alloc\*"' \
+	'not cpus 0' 'not initcall no_such_initcall' 'not initcalls >= 1'; do
+	has "without trace.dat: $l unknown" "^FAIL +$l +unknown: trace.dat: missing "
+done
+has "without trace.dat: not data-loss unknown" '^FAIL +not data-loss overrun +unknown: trace.dat could not be read'
+has "without trace.dat: kprobe_profile still counts" '^ok +kprobe getname +21965 hits$'
+run "trace.dat expectations, with trace.dat" 1 "$bin" check "$fx/initcalls" "$tmp/q.expect"
+has "with trace.dat: tally" '^9 passed, 2 failed$'
+# a latency histogram's row is proof without trace.dat; its absence is not
+printf 'initcall acpi_init\nnot initcall acpi_init\nnot initcall no_such_initcall\n' >"$tmp/q.expect"
+run "initcall from the histogram" 1 "$bin" check "$fx/default" "$tmp/q.expect"
+has "histogram row: met" '^ok +initcall acpi_init +512846 us$'
+has "histogram row: not, unmet" '^FAIL +not initcall acpi_init +512846 us$'
+has "not in the histogram: unknown" '^FAIL +not initcall no_such_initcall +unknown: trace.dat: missing'
+# proc/cmdline is in every bundle: without it nothing is known; a file
+# that is there but unreadable is an error (exit 2) naming it
+rm "$tmp/nt/proc/cmdline"
+printf 'not cmdline nosuch\nnot init-arg nosuch\n' >"$tmp/q.expect"
+run "cmdline without proc/cmdline" 1 "$bin" check "$tmp/nt" "$tmp/q.expect"
+has "cmdline without proc/cmdline: unknown" '^0 passed, 2 failed$'
+has "cmdline without proc/cmdline: named" '^FAIL +not cmdline nosuch +proc/cmdline: missing$'
+mkdir "$tmp/nt/proc/cmdline" "$tmp/nt/console.log"
+printf 'not file console.log "*error*"\nnot file nosuch.log "*"\nnot cmdline nosuch\n' >"$tmp/q.expect"
+run "file unreadable" 2 "$bin" check "$tmp/nt" "$tmp/q.expect"
+has "file unreadable: unmet" '^FAIL +not file console.log "\*error\*" +console.log: cannot read: Is a directory$'
+has "file absent: no line, not is met" '^ok +not file nosuch.log "\*" +nosuch.log: missing$'
+has "file unreadable: named on stderr" "^trace-analysis: $tmp/nt: console.log: cannot read: Is a directory$" "$tmp/err"
+has "proc/cmdline unreadable: named on stderr" "^trace-analysis: $tmp/nt: proc/cmdline: cannot read: Is a directory$" "$tmp/err"
 
 # --- diff: a bundle against itself passes; thresholds can fail it
 run "diff same" 0 "$bin" diff "$fx/initcalls" "$fx/initcalls"
