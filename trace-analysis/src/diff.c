@@ -727,6 +727,7 @@ struct diff_result {
 	struct metric **v;
 	size_t n, regs;
 	const char *src;
+	bool no_initcalls;	/* no boot has initcall durations */
 	double *factor[2];	/* NULL: not normalised */
 	size_t boots[2];
 };
@@ -779,8 +780,9 @@ static void text_out(const struct bundle_set *a, const struct bundle_set *b,
 		text_metric(r->v[i], o->alpha, f);
 		shown++;
 	}
-	fprintf(f, "\n%s\n", r->regs ? "result: REGRESSION (exit 1)" :
-		"result: no regression");
+	fprintf(f, "\n%s%s\n", r->regs ? "result: REGRESSION (exit 1)" :
+		"result: no regression", r->no_initcalls ? "; initcalls not "
+		"compared: no boot has initcall durations (above)" : "");
 }
 
 /* A JSON number: integral values without a fraction. */
@@ -864,25 +866,125 @@ static void json_out(const struct bundle_set *a, const struct bundle_set *b,
 	fputs("]}\n", f);
 }
 
-/* The initcall source both sides have in every boot. */
+/* Boot @i of A then B: its analysis, and "A" or "B" in *@side. */
+static const struct analysis *boot(const struct bundle_set *a,
+				   const struct bundle_set *b, size_t i,
+				   const char **side)
+{
+	*side = i < a->n ? "A" : "B";
+	return i < a->n ? &a->an[i] : &b->an[i - a->n];
+}
+
+/* Whether @an has initcall durations (from trace.dat or a histogram). */
+static bool has_durations(const struct analysis *an)
+{
+	return an->ninitcalls || an->nhist_initcalls;
+}
+
+/* What @an has to time initcalls with, for messages. */
+static const char *initcall_data(const struct analysis *an)
+{
+	if (an->ninitcalls && an->nhist_initcalls)
+		return "initcall events in trace.dat and a latency histogram";
+	if (an->ninitcalls)
+		return "initcall events in trace.dat, no latency histogram";
+	if (an->nhist_initcalls)
+		return "a latency histogram, no initcall events in trace.dat";
+	if (an->initcalls_untimed)
+		return "initcall events on a trace clock that does not count "
+		       "time, no latency histogram";
+	if (!an->trace_ok)
+		return "no trace.dat and no latency histogram";
+	return "no initcall events in trace.dat and no latency histogram";
+}
+
+/*
+ * The initcall source both sides have in every boot: trace.dat
+ * (*@use_trace), else the latency histogram, else none (!*@common).
+ * *@none: no boot has initcall durations at all.
+ */
 static const char *initcall_source(const struct bundle_set *a,
-				   const struct bundle_set *b, bool *use_trace)
+				   const struct bundle_set *b, bool *use_trace,
+				   bool *common, bool *none)
 {
 	bool trace = true, hist = true, untimed = false;
+	const char *side;
 	size_t i;
 
+	*none = true;
 	for (i = 0; i < a->n + b->n; i++) {
-		const struct analysis *an = i < a->n ? &a->an[i] :
-					    &b->an[i - a->n];
+		const struct analysis *an = boot(a, b, i, &side);
 
 		trace &= an->ninitcalls > 0;
 		hist &= an->nhist_initcalls > 0;
 		untimed |= an->initcalls_untimed != NULL;
+		*none &= !has_durations(an);
 	}
 	*use_trace = trace;
+	*common = trace || hist;
 	return trace ? "trace.dat" : hist ? "latency histogram" :
 	       untimed ? "none (trace.dat's are on a clock that does not "
-	       "count time, see report)" : "none (no common source)";
+	       "count time, see report)" : *none ? "none (no boot has "
+	       "initcall events or a latency histogram)" :
+	       "none (no common source)";
+}
+
+/*
+ * Whether the boots can be compared, else why not on stderr, naming each
+ * boot (exit 2).  A diff that compares less than it seems to would pass a
+ * regression gate by comparing nothing: every boot must have trace.dat or
+ * none, and initcall durations from a source every boot has, unless no
+ * boot has any while every boot has its trace.dat (a config that traces no
+ * initcalls, or a clock that counts no time: the text says so).
+ */
+static bool comparable(const struct bundle_set *a, const struct bundle_set *b,
+		       bool no_source)
+{
+	size_t i, n = a->n + b->n, ntrace = 0, ndur = 0;
+	const char *side, *why = NULL;
+
+	for (i = 0; i < n; i++) {
+		const struct analysis *an = boot(a, b, i, &side);
+
+		ntrace += an->trace_ok;
+		ndur += has_durations(an);
+	}
+	if (ntrace && ntrace < n) {
+		fprintf(stderr, "trace-analysis diff: not every boot has "
+			"trace.dat (%zu of %zu have none): their records and "
+			"initcalls cannot be compared:\n", n - ntrace, n);
+		for (i = 0; i < n; i++) {
+			const struct analysis *an = boot(a, b, i, &side);
+
+			if (!an->trace_ok)
+				fprintf(stderr, "  %s %s: %s\n", side,
+					an->path, an->trace_error ?:
+					"trace.dat: not read");
+		}
+		fputs("collect those boots again (boottrace boot), or leave "
+		      "them out of the sets\n", stderr);
+		return false;
+	}
+	if (!no_source)
+		return true;
+	if (ndur)
+		why = "no source of initcall durations is common to every boot";
+	else if (!ntrace)
+		why = "no boot has trace.dat or an initcall latency histogram";
+	if (!why)
+		return true;
+	fprintf(stderr, "trace-analysis diff: the initcalls cannot be "
+		"compared: %s:\n", why);
+	for (i = 0; i < n; i++) {
+		const struct analysis *an = boot(a, b, i, &side);
+
+		fprintf(stderr, "  %s %s: %s\n", side, an->path,
+			initcall_data(an));
+	}
+	fputs("compare boots of configs that time initcalls the same way "
+	      "(initcall events in trace.dat, or a latency histogram)\n",
+	      stderr);
+	return false;
 }
 
 int diff_run(const struct bundle_set *a, const struct bundle_set *b,
@@ -892,10 +994,12 @@ int diff_run(const struct bundle_set *a, const struct bundle_set *b,
 	struct rule *rules = NULL;
 	size_t nrules = 0, i, k;
 	struct mset s = { 0 };
-	bool use_trace;
+	bool use_trace, common;
 	int side;
 
-	r.src = initcall_source(a, b, &use_trace);
+	r.src = initcall_source(a, b, &use_trace, &common, &r.no_initcalls);
+	if (!comparable(a, b, !common))
+		return EXIT_ERROR;
 	if (o->mode != MODE_DURATION && !use_trace) {
 		fprintf(stderr, "trace-analysis diff: --mode %s needs initcall "
 			"start times, which only trace.dat has (initcall "

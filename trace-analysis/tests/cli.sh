@@ -481,6 +481,43 @@ has "kunit.py names the regressions" 'Failures: boottrace diff.initcall:acpi_ini
 if grep -qE '\[ERROR\]|Traceback|CRASHED' "$tmp/kp"; then bad "diff ktap: no parser errors"; else
 	ok "diff ktap: no parser errors"; fi
 run "diff missing bundle" 2 "$bin" diff "$fx/initcalls" "$tmp/nope"
+# a diff that cannot compare what it seems to is an error naming the
+# boot and what it lacks (a regression gate comparing nothing would pass)
+rm -rf "$tmp/nt"
+cp -r "$fx/initcalls" "$tmp/nt"
+rm "$tmp/nt/trace.dat"
+run "diff, B without trace.dat" 2 "$bin" diff "$fx/initcalls" "$tmp/nt"
+has "B without trace.dat: named" "^  B $tmp/nt: trace.dat: missing \(the collector did not extract the buffers\)$" "$tmp/err"
+has "B without trace.dat: why" '^trace-analysis diff: not every boot has trace.dat \(1 of 2 have none\)' "$tmp/err"
+if grep -q 'no regression' "$tmp/out"; then bad "B without trace.dat: no result"; else ok "B without trace.dat: no result"; fi
+run "diff, A without trace.dat" 2 "$bin" diff "$tmp/nt" "$fx/initcalls" --json
+has "A without trace.dat: named" "^  A $tmp/nt: trace.dat: missing" "$tmp/err"
+rm -rf "$tmp/sn" "$tmp/sn2"
+mkdir "$tmp/sn" "$tmp/sn2"
+for i in 1 2 3; do cp -r "$fx/initcalls" "$tmp/sn/$i"; cp -r "$fx/initcalls" "$tmp/sn2/$i"; done
+run "set diff, same sets" 0 "$bin" diff "$tmp/sn" "$tmp/sn2"
+rm "$tmp/sn2/2/trace.dat"
+run "set diff, one boot without trace.dat" 2 "$bin" diff "$tmp/sn" "$tmp/sn2" --ktap
+has "the boot without trace.dat named" "^  B $tmp/sn2/2: trace.dat: missing" "$tmp/err"
+if [ "$(grep -c '^  [AB] ' "$tmp/err")" = 1 ]; then ok "one boot named"; else bad "one boot named"; fi
+# every boot has trace.dat, no initcall source is common: named per boot
+run "diff, initcalls on one side only" 2 "$bin" diff "$fx/initcalls" "$fx/failures"
+has "no common source: why" '^trace-analysis diff: the initcalls cannot be compared: no source of initcall durations is common to every boot:$' "$tmp/err"
+has "no common source: A" "^  A $fx/initcalls: initcall events in trace.dat, no latency histogram$" "$tmp/err"
+has "no common source: B" "^  B $fx/failures: no initcall events in trace.dat and no latency histogram$" "$tmp/err"
+# trace.dat events on one side, a latency histogram on the other
+cp -r "$fx/initcalls" "$tmp/hc2"
+cp -r "$fx/default/tracefs/events/synthetic" "$tmp/hc2/tracefs/events/"
+run "diff, histogram on one side, trace.dat on the other" 0 "$bin" diff "$fx/initcalls" "$tmp/hc2"
+has "trace.dat is common" '^initcalls from trace.dat$'
+# no trace.dat anywhere and no histogram: nothing to time initcalls with
+run "diff, no trace.dat and no histogram" 2 "$bin" diff "$fx/overflow" "$fx/overflow"
+has "nothing to time initcalls with" 'the initcalls cannot be compared: no boot has trace.dat or an initcall latency histogram' "$tmp/err"
+# a config that traces no initcalls (trace.dat in every boot): allowed,
+# and the result says the initcalls were not compared
+run "diff, no initcalls by design" 0 "$bin" diff "$fx/failures" "$fx/failures"
+has "no initcalls by design: source" '^initcalls from none \(no boot has initcall events or a latency histogram\)$'
+has "no initcalls by design: result" '^result: no regression; initcalls not compared: no boot has initcall durations \(above\)$'
 
 # --- diff over sets of boots (DIR/1 .. DIR/N), made at test time from the
 # default bundle by make_set.py: each boot at its own speed (+-30%) with
@@ -863,6 +900,9 @@ run "x86-tsc clock" 1 "$bin" report "$tmp/ctr"
 has "x86-tsc: no durations" 'whose clock \(x86-tsc\) does not count time'
 run "diff of untimed initcalls" 0 "$bin" diff "$tmp/ctr" "$tmp/ctr"
 has "diff says why it has no initcalls" "^initcalls from none \\(trace.dat's are on a clock that does not count time"
+has "diff of untimed initcalls: result" '^result: no regression; initcalls not compared: '
+run "diff of untimed against timed initcalls" 2 "$bin" diff "$fx/initcalls" "$tmp/ctr"
+has "untimed boot named" "^  B $tmp/ctr: initcall events on a trace clock that does not count time, no latency histogram$" "$tmp/err"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
