@@ -24,6 +24,7 @@
 #include <string.h>
 #include <trace-cmd.h>
 
+#include "guard.h"
 #include "output.h"
 #include "util.h"
 
@@ -252,12 +253,18 @@ static void instants(const struct analysis *a, struct pctx *p)
 	struct tracecmd_input *top, **hs, **timed;
 	int i, n, nh = 1;
 
-	top = a->trace_ok ? tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
-					  TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS) :
-			    NULL;
-	free(path);
-	if (!top)
+	if (!a->trace_ok) {
+		free(path);
 		return;
+	}
+	guard_enter(a->path);
+	top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
+			    TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	free(path);
+	if (!top) {
+		guard_leave();
+		return;
+	}
 	n = tracecmd_buffer_instances(top);
 	hs = xcalloc((size_t)(n > 0 ? n : 0) + 1, sizeof(*hs));
 	hs[0] = top;
@@ -292,6 +299,7 @@ static void instants(const struct analysis *a, struct pctx *p)
 	free(timed);
 	for (i = nh - 1; i >= 0; i--)
 		tracecmd_close(hs[i]);
+	guard_leave();
 	free(hs);
 }
 

@@ -23,6 +23,7 @@
 #include <trace-cmd.h>
 
 #include "analysis.h"
+#include "guard.h"
 #include "initcall_pair.h"
 #include "util.h"
 
@@ -530,12 +531,15 @@ void trace_read(struct analysis *a)
 	}
 	close(fd);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
+	/* libtracecmd may crash on a damaged file: an error, exit 2 */
+	guard_enter(a->path);
 	top = tracecmd_open(path, OPEN_FLAGS);
 	free(path);
 	if (!top) {
+		guard_leave();
 		a->trace_error = xstrdup("trace.dat: libtracecmd cannot read "
-					 "it (truncated, or not a trace-cmd "
-					 "file)");
+					 "it (truncated, corrupt, or not a "
+					 "trace-cmd file)");
 		analysis_problem(a, "%s", a->trace_error);
 		a->nerrors++;
 		return;
@@ -563,9 +567,16 @@ void trace_read(struct analysis *a)
 
 		h = name ? tracecmd_buffer_instance_handle(top, i) : NULL;
 		if (!h) {
-			analysis_problem(a, "trace.dat: cannot open buffer "
-					 "instance %d (%s)", i,
-					 name ? name : "?");
+			/* its records are lost to us: an error, not "none" */
+			if (!a->trace_error)
+				a->trace_error = xasprintf("trace.dat: "
+					"libtracecmd cannot read buffer "
+					"instance %s (corrupt)",
+					name ? name : "?");
+			analysis_problem(a, "trace.dat: libtracecmd cannot "
+					 "read buffer instance %d (%s): "
+					 "corrupt", i, name ? name : "?");
+			a->nerrors++;
 			continue;
 		}
 		hs[t.n] = h;
@@ -585,6 +596,7 @@ void trace_read(struct analysis *a)
 	a->trace_ok = true;
 	take_buffers(&t);
 	tracecmd_close(top);
+	guard_leave();
 	free(hs);
 	free(t.h);
 	count_kprobes(a);

@@ -660,6 +660,29 @@ rc=0
 "$bin" report "$tmp/b" >"$tmp/out" 2>"$tmp/err" || rc=$?
 if [ $rc -lt 128 ] && ! grep -q 'AddressSanitizer\|runtime error' "$tmp/err"; then
 	ok "corrupted trace.dat: no crash (exit $rc)"; else bad "corrupted trace.dat: crash"; fi
+# one byte at the start of CPU 1's compressed data: libtracecmd 3.1.6
+# crashes in its own error path (src/guard.c), every verb; an error naming
+# trace.dat (tests/corrupt.sh flips many more)
+cp "$fx/initcalls/trace.dat" "$tmp/b/trace.dat"
+printf '\xff' | dd of="$tmp/b/trace.dat" bs=1 seek=352256 conv=notrunc status=none
+crashed="^trace-analysis: $tmp/b: trace.dat: corrupt: libtracecmd crashed reading it \\(SIGSEGV\\); boot or collect the bundle again for a readable one$"
+run "trace.dat that crashes libtracecmd" 2 "$bin" report "$tmp/b" --json &&
+	has "crash named" "$crashed" "$tmp/err"
+run "trace.dat that crashes libtracecmd, check" 2 "$bin" check "$tmp/b" "$top/examples/default.expect" &&
+	has "crash named, check" "$crashed" "$tmp/err"
+run "trace.dat that crashes libtracecmd, diff" 2 "$bin" diff "$fx/initcalls" "$tmp/b" &&
+	has "crash named, diff" "$crashed" "$tmp/err"
+# a byte of instance tiny's data: libtracecmd cannot open the instance
+# (it was left out, 671 records gone, and Data loss listed the overruns
+# as all there was): an error, losses unknown
+rm -rf "$tmp/b"
+cp -r "$fx/failures" "$tmp/b"
+printf '\x77' | dd of="$tmp/b/trace.dat" bs=1 seek=357814 conv=notrunc status=none
+# (libtracecmd leaks on that error path: tests/lsan-corrupt.supp)
+LSAN_OPTIONS=suppressions=$here/lsan-corrupt.supp \
+	run "instance libtracecmd cannot open" 2 "$bin" report "$tmp/b" &&
+	has "instance named" "^trace-analysis: $tmp/b: trace.dat: libtracecmd cannot read buffer instance 0 \\(tiny\\): corrupt$" "$tmp/err" &&
+	has "instance: losses unknown" '^  unknown: trace.dat: libtracecmd cannot read buffer instance tiny \(corrupt\); the losses below are a floor$'
 rm -rf "$tmp/b"
 cp -r "$fx/failures" "$tmp/b"
 printf '# event histogram\n{ garbage\n' >"$tmp/b/tracefs/events/task/task_newtask/hist"
