@@ -141,9 +141,14 @@ struct setting {
 	char *boot_status;
 };
 
+/*
+ * LOSS_MISMATCH: trace.dat has fewer (or more) records on a CPU than the
+ * kernel's stats counted entries when the collector had stopped tracing
+ * (derive.c says when the two are comparable).
+ */
 enum loss_kind {
 	LOSS_OVERRUN, LOSS_COMMIT_OVERRUN, LOSS_DROPPED, LOSS_MISSED,
-	LOSS_HIST_DROPPED, LOSS_NEVER_FIRED, LOSS_COLLECT,
+	LOSS_MISMATCH, LOSS_HIST_DROPPED, LOSS_NEVER_FIRED, LOSS_COLLECT,
 	LOSS_NKINDS
 };
 
@@ -153,6 +158,8 @@ struct loss {
 	char *what;		/* cpu, event or hist */
 	uint64_t count;
 	char *detail;
+	/* LOSS_MISMATCH: count is records beyond the kernel's, not lost */
+	bool surplus;
 };
 
 struct analysis {
@@ -216,6 +223,8 @@ const char *inst_label(const struct instance *in);
 const char *loss_kind_name(enum loss_kind k);
 /* Records lost in buffer @inst (its label), each loss counted once. */
 uint64_t analysis_lost(const struct analysis *a, const char *inst);
+/* Whether @l counts lost events of a buffer (else: another finding). */
+bool loss_counts_events(const struct loss *l);
 /* Whether a buffer whose clock counts time has records (first_ts..). */
 bool analysis_timed_records(const struct analysis *a);
 /* Whether trace.dat was read to its end (else the losses are a floor). */

@@ -933,6 +933,7 @@ const char *loss_kind_name(enum loss_kind k)
 		[LOSS_COMMIT_OVERRUN] = "commit_overrun",
 		[LOSS_DROPPED] = "dropped",
 		[LOSS_MISSED] = "missed",
+		[LOSS_MISMATCH] = "mismatch",
 		[LOSS_HIST_DROPPED] = "hist_dropped",
 		[LOSS_NEVER_FIRED] = "never_fired",
 		[LOSS_COLLECT] = "collect",

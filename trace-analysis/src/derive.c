@@ -205,6 +205,7 @@ static void add_loss(struct analysis *a, enum loss_kind kind,
 	l->what = what;
 	l->count = count;
 	l->detail = detail;
+	l->surplus = false;
 }
 
 static const struct cpu_stat *cpu_stat_of(const struct instance *in, int cpu)
@@ -217,16 +218,164 @@ static const struct cpu_stat *cpu_stat_of(const struct instance *in, int cpu)
 	return NULL;
 }
 
+/* Whether @filter (set_ftrace_filter) has a function probe running @cmd. */
+static bool probe_runs(const char *filter, const char *cmd)
+{
+	const char *p = filter;
+	size_t n = strlen(cmd);
+
+	while ((p = strstr(p, cmd))) {
+		if (p > filter && p[-1] == ':' &&
+		    (!p[n] || strchr(":\n ", p[n])))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/* Whether an event's trigger lines turn tracing on or take a snapshot. */
+static bool trigger_writes(const char *triggers)
+{
+	const char *l = triggers;
+
+	while (l && *l) {
+		if (!strncmp(l, "traceon", 7) || !strncmp(l, "snapshot", 8))
+			return true;
+		l = strchr(l, '\n');
+		if (l)
+			l++;
+	}
+	/* a histogram's onmax()/onchange() action */
+	return triggers && strstr(triggers, ".snapshot(");
+}
+
+/*
+ * Whether the buffer of @in may have changed after the collector stopped
+ * tracing and read its stats (collect/src/collect.c: stop_tracing(), then
+ * dump_counters(), then trace-cmd extract).  Tracing off keeps every
+ * writer out of the buffer but these: an event trigger that turns
+ * tracing back on or takes a snapshot (a trigger without a condition
+ * runs before the event asks the buffer for room, so while tracing is
+ * off too), the same as a function probe in set_ftrace_filter or a
+ * trace_trigger= on the command line (the top buffer's), and a latency
+ * tracer, which swaps its max buffer in.  The bundle has every trigger:
+ * the collector reads the events the boot configured (and a live
+ * collect every event).
+ */
+static bool changed_after_stats(const struct analysis *a,
+				const struct instance *in)
+{
+	static const char *const latency[] = {
+		"irqsoff", "preemptoff", "preemptirqsoff", "wakeup",
+		"wakeup_rt", "wakeup_dl",
+	};
+	bool changed = false;
+	char *cmd, *t, *why = NULL;
+	size_t i;
+
+	for (i = 0; in->tracer && i < ARRAY_SIZE(latency); i++)
+		if (!strcmp(in->tracer, latency[i]))
+			return true;
+	for (i = 0; i < in->nevents; i++)
+		if (trigger_writes(in->events[i].trigger))
+			return true;
+	if (in->ftrace_filter && (probe_runs(in->ftrace_filter, "traceon") ||
+				  probe_runs(in->ftrace_filter, "snapshot")))
+		return true;
+	if (*in->name)
+		return false;
+	/* unreadable: it cannot tell, so no comparison */
+	if (bundle_read_file(a->path, "proc/cmdline", 1 << 20, &cmd, NULL,
+			     &why) == BF_UNREADABLE) {
+		free(why);
+		return true;
+	}
+	for (t = cmd; t && (t = strstr(t, "trace_trigger=")); t++) {
+		size_t n = strcspn(t, " \t\n");
+
+		if ((t == cmd || t[-1] == ' ') &&
+		    (memmem(t, n, "traceon", 7) || memmem(t, n, "snapshot", 8)))
+			changed = true;
+	}
+	free(cmd);
+	return changed;
+}
+
+/*
+ * Events a CPU's buffer may still commit after tracing stopped: the
+ * writers that had reserved room before (the ring buffer nests at most
+ * one per context: normal, softirq, irq, NMI, and one in transition).
+ */
+#define RB_IN_FLIGHT 5
+
+/*
+ * The kernel's count against trace.dat's, per CPU of @in: "entries" in a
+ * CPU's stats is the events its buffer held (overwritten and consumed
+ * ones not counted) once the collector had stopped tracing, and
+ * trace-cmd extract then reads every one of them into trace.dat (the
+ * fixtures: 2800 + 5213 records in initcalls, 351 + 320 in failures'
+ * instance tiny whose overruns were 464290).  Fewer records is records
+ * trace.dat lost: a damaged file that libtracecmd reads without an error
+ * (its garbled timestamps rule out telling writes after the stats by
+ * time), or an extraction that did not finish.  More is garbage, but up
+ * to RB_IN_FLIGHT may be events committed after the stats were read
+ * (reserved before tracing stopped, and entries counts commits).
+ * Compared only where nothing may have written to the buffer after the
+ * stats (changed_after_stats()), and when trace.dat was read whole.
+ * Sets short_of[cpu] for a CPU whose records fall short: its trace.dat
+ * gaps are the same loss.
+ */
+static void stats_mismatch(struct analysis *a, const struct instance *in,
+			   bool *short_of, size_t nshort)
+{
+	size_t i;
+
+	if (!analysis_losses_known(a) || changed_after_stats(a, in))
+		return;
+	for (i = 0; i < in->ncpus; i++) {
+		const struct cpu_stat *c = &in->cpus[i];
+		uint64_t n = c->cpu >= 0 && (size_t)c->cpu < in->npercpu ?
+			in->percpu[c->cpu].records : 0;
+
+		if (n > c->entries + RB_IN_FLIGHT) {
+			add_loss(a, LOSS_MISMATCH, in, xasprintf("cpu%d", c->cpu),
+				 n - c->entries, xasprintf("trace.dat has "
+				 "%llu records, the kernel counted %llu "
+				 "(stats entries): %llu too many, trace.dat "
+				 "is corrupt", (unsigned long long)n,
+				 (unsigned long long)c->entries,
+				 (unsigned long long)(n - c->entries)));
+			a->losses[a->nlosses - 1].surplus = true;
+		} else if (n < c->entries) {
+			add_loss(a, LOSS_MISMATCH, in, xasprintf("cpu%d", c->cpu),
+				 c->entries - n, in->in_trace ?
+				 xasprintf("trace.dat has %llu records, the "
+				 "kernel counted %llu (stats entries): trace.dat "
+				 "is corrupt or incomplete",
+				 (unsigned long long)n,
+				 (unsigned long long)c->entries) :
+				 xasprintf("buffer not in trace.dat, the kernel "
+				 "counted %llu (stats entries): trace.dat is "
+				 "corrupt or incomplete",
+				 (unsigned long long)c->entries));
+			if ((size_t)c->cpu < nshort)
+				short_of[c->cpu] = true;
+		}
+	}
+}
+
 /*
  * Losses per buffer and CPU, each counted once.  The CPU's stats file is
  * the kernel's own count: "overrun" (oldest events overwritten),
  * "commit overrun" and "dropped events" are disjoint.  The gaps libtracecmd
  * reports in trace.dat are the reader's view of the same overwritten
  * events, so they count only for a CPU whose stats show no loss (or that
- * has no stats file).
+ * has no stats file) and whose records do not fall short of the stats'
+ * entries (stats_mismatch(): there they are part of that loss).
  */
 static void cpu_losses(struct analysis *a, const struct instance *in)
 {
+	bool *short_of = xcalloc(in->npercpu + 1, sizeof(*short_of));
 	size_t i;
 	int cpu;
 
@@ -246,12 +395,13 @@ static void cpu_losses(struct analysis *a, const struct instance *in)
 				 c->dropped, xstrdup("ring buffer full: new "
 				 "events dropped"));
 	}
+	stats_mismatch(a, in, short_of, in->npercpu);
 	for (cpu = 0; (size_t)cpu < in->npercpu; cpu++) {
 		const struct cpu_read *m = &in->percpu[cpu];
 		const struct cpu_stat *c = cpu_stat_of(in, cpu);
 
-		if (!m->gaps || (c && (c->overrun || c->commit_overrun ||
-				       c->dropped)))
+		if (!m->gaps || short_of[cpu] || (c && (c->overrun ||
+				       c->commit_overrun || c->dropped)))
 			continue;
 		add_loss(a, LOSS_MISSED, in, xasprintf("cpu%d", cpu), m->lost,
 			 m->lost_unknown ? xasprintf("%llu gaps in trace.dat, "
@@ -259,6 +409,7 @@ static void cpu_losses(struct analysis *a, const struct instance *in)
 			 xasprintf("%llu gaps in trace.dat",
 				   (unsigned long long)m->gaps));
 	}
+	free(short_of);
 }
 
 /* Records in buffers whose clock counts time: a->first_ts..last_ts. */
@@ -285,10 +436,15 @@ uint64_t analysis_lost(const struct analysis *a, const char *inst)
 	for (i = 0; i < a->nlosses; i++) {
 		const struct loss *l = &a->losses[i];
 
-		if (l->kind <= LOSS_MISSED && !strcmp(l->instance, inst))
+		if (loss_counts_events(l) && !strcmp(l->instance, inst))
 			n += l->count;
 	}
 	return n;
+}
+
+bool loss_counts_events(const struct loss *l)
+{
+	return l->kind <= LOSS_MISMATCH && !l->surplus;
 }
 
 /*

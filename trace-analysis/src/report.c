@@ -70,7 +70,7 @@ static void text_summary(const struct analysis *a, FILE *f)
 		lost += n;
 	}
 	for (i = 0; i < a->nlosses; i++)
-		other += a->losses[i].kind > LOSS_MISSED;
+		other += !loss_counts_events(&a->losses[i]);
 	if (!analysis_losses_known(a))
 		fprintf(f, "lost        unknown: trace.dat could not be read "
 			"whole (Data loss)\n");

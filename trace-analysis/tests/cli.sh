@@ -629,6 +629,72 @@ mkdir "$tmp/empty2"
 run "not a bundle nor a set" 2 "$bin" diff "$tmp/empty2" "$tmp/sa"
 has "not a set message" "not a set of bundles" "$tmp/err"
 
+# --- trace.dat's records against the kernel's count (stats entries):
+# one byte of CPU 0's compressed data, and libtracecmd reads 145 records
+# fewer without an error (the report said "lost none")
+rm -rf "$tmp/m"
+cp -r "$fx/initcalls" "$tmp/m"
+printf '\xff' | dd of="$tmp/m/trace.dat" bs=1 seek=340549 conv=notrunc status=none
+run "records short of the stats" 0 "$bin" report "$tmp/m"
+has "short: header" '^lost        145 events: top 145 \(Data loss\)$'
+has "short: mismatch" '^  mismatch +top +cpu0 +145  trace.dat has 2655 records, the kernel counted 2800 \(stats entries\): trace.dat is corrupt or incomplete$'
+has "short: buffers" '^  top +nop +\? +global +2051 +7868 +145$'
+run "records short of the stats, json" 0 "$bin" report "$tmp/m" --json
+if jq -e '[.data_loss[] | {kind, instance, what, count}] == [{kind: "mismatch", instance: "top", what: "cpu0", count: 145}]
+	and .data_loss_known' "$tmp/out" >/dev/null; then ok "short: json"; else bad "short: json"; fi
+cp "$tmp/out" "$tmp/s-m.json"
+if "$here/schema_check.py" "$here/../report.schema.json" "$tmp/s-m.json" >"$tmp/sc" 2>&1; then
+	ok "short: json matches the schema"; else bad "short: json matches the schema: $(tail -2 "$tmp/sc")"; fi
+printf 'no-data-loss\ndata-loss mismatch in top\nnot data-loss missed\n' >"$tmp/m.expect"
+run "check: records short of the stats" 1 "$bin" check "$tmp/m" "$tmp/m.expect"
+has "check: no-data-loss fails on a mismatch" '^FAIL +no-data-loss +1 findings, first: mismatch top cpu0 145$'
+has "check: mismatch tally" '^2 passed, 1 failed$'
+# the counts changed in the stats of intact copies: one more entry than
+# records; 10 fewer (records beyond the count are not lost events); 3
+# fewer (events committed after the stats were read: not a finding)
+st=$tmp/m/tracefs/per_cpu/cpu0/stats
+cp "$fx/initcalls/trace.dat" "$tmp/m/trace.dat"
+sed -i 's/^entries: 2800$/entries: 2801/' "$st"
+run "one record short" 0 "$bin" report "$tmp/m"
+has "one short" '^  mismatch +top +cpu0 +1  trace.dat has 2800 records, the kernel counted 2801 '
+sed -i 's/^entries: .*/entries: 2790/' "$st"
+run "records beyond the stats" 0 "$bin" report "$tmp/m"
+has "beyond: a finding" '^lost        1 finding\(s\) \(Data loss\)$'
+has "beyond: mismatch" '^  mismatch +top +cpu0 +10  trace.dat has 2800 records, the kernel counted 2790 \(stats entries\): 10 too many, trace.dat is corrupt$'
+has "beyond: not lost" '^  top +nop +\? +global +2051 +8013 +0$'
+sed -i 's/^entries: .*/entries: 2797/' "$st"
+run "records just beyond the stats" 0 "$bin" report "$tmp/m"
+has "committed after the stats" '^  none: no overrun'
+# no comparison where the buffer may have changed after the stats
+sed -i 's/^entries: .*/entries: 2801/' "$st"
+tr=$tmp/m/tracefs/events/initcall/initcall_start/trigger
+for c in "trigger traceon" "trigger snapshot" "hist snapshot" "function probe" "trace_trigger=" "wakeup tracer"; do
+	cp "$fx/initcalls/tracefs/events/initcall/initcall_start/trigger" "$tr"
+	cp "$fx/initcalls/tracefs/set_ftrace_filter" "$tmp/m/tracefs/set_ftrace_filter"
+	cp "$fx/initcalls/proc/cmdline" "$tmp/m/proc/cmdline"
+	cp "$fx/initcalls/tracefs/current_tracer" "$tmp/m/tracefs/current_tracer"
+	case $c in
+	"trigger traceon") echo 'traceon if func == 0' >>"$tr" ;;
+	"trigger snapshot") echo 'snapshot:1' >>"$tr" ;;
+	"hist snapshot") echo 'hist:keys=func:vals=hitcount:onchange(func).snapshot() [active]' >>"$tr" ;;
+	"function probe") echo 'schedule:traceon:unlimited' >>"$tmp/m/tracefs/set_ftrace_filter" ;;
+	"trace_trigger=") sed -i 's/$/ trace_trigger=sched_switch.traceon/' "$tmp/m/proc/cmdline" ;;
+	"wakeup tracer") echo wakeup >"$tmp/m/tracefs/current_tracer" ;;
+	esac
+	run "not compared: $c" 0 "$bin" report "$tmp/m" &&
+		if grep -q '^  mismatch' "$tmp/out"; then bad "not compared: $c: a mismatch"; else ok "not compared: $c: no mismatch"; fi
+done
+# an instance the stats count but trace.dat lacks; an instance's shortfall
+# beside its overruns
+rm -rf "$tmp/m"
+cp -r "$fx/failures" "$tmp/m"
+mkdir -p "$tmp/m/tracefs/instances/ghost/per_cpu/cpu1"
+printf 'entries: 3\noverrun: 0\n' >"$tmp/m/tracefs/instances/ghost/per_cpu/cpu1/stats"
+sed -i 's/^entries: 351$/entries: 352/' "$tmp/m/tracefs/instances/tiny/per_cpu/cpu0/stats"
+run "instance not in trace.dat" 1 "$bin" report "$tmp/m"
+has "ghost: not in trace.dat" '^  mismatch +ghost +cpu1 +3  buffer not in trace.dat, the kernel counted 3 \(stats entries\): trace.dat is corrupt or incomplete$'
+has "tiny: one short beside the overruns" '^  tiny +function +\? +local +11 +671 +464291$'
+
 # --- malformed input: clear errors, never a crash
 mkdir "$tmp/empty"
 run "not a bundle" 2 "$bin" report "$tmp/empty"
