@@ -56,6 +56,9 @@ const struct bconf_node *bconf_raw_child(const struct bconf_node *node);
 const struct bconf_node *bconf_raw_next(const struct bconf_node *node);
 bool bconf_node_is_key(const struct bconf_node *node);
 
+/* @err's pos, line and col (from 1) of byte @pos of @buf; msg untouched. */
+void bconf_locate(struct bconf_error *err, const char *buf, size_t pos);
+
 /* The kernel's xbc_node_compose_key_after(), truncation included. */
 int bconf_compose_raw(const struct bconf_node *node,
 		      const struct bconf_node *root, char *buf, size_t size);

@@ -545,7 +545,7 @@ static int verify(struct parser *ps)
 	return check_keys(ps);
 }
 
-static void locate(struct bconf_error *err, const char *buf, size_t pos)
+void bconf_locate(struct bconf_error *err, const char *buf, size_t pos)
 {
 	size_t i;
 
@@ -603,7 +603,7 @@ BCONF_EXPORT int bconf_parse(const char *buf, size_t len, struct bconf **out,
 	if (ret) {
 		set_error(err, ps.msg);
 		if (err)
-			locate(err, buf, (size_t)(ps.where - ps.base));
+			bconf_locate(err, buf, (size_t)(ps.where - ps.base));
 		bconf_free(bc);
 		return ret == -ENODATA ? ret : -EINVAL;
 	}

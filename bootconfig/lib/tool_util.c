@@ -35,7 +35,7 @@ BCONF_EXPORT void bconf_put_escaped(FILE *out, const char *s, size_t len)
 BCONF_EXPORT size_t bconf_nul_tail(const char *buf, size_t len,
 				   struct bconf_error *at)
 {
-	const char *nul = memchr(buf, '\0', len), *p;
+	const char *nul = memchr(buf, '\0', len);
 	size_t off, i;
 
 	if (!nul)
@@ -47,16 +47,7 @@ BCONF_EXPORT size_t bconf_nul_tail(const char *buf, size_t len,
 		return 0;	/* NUL padding: nothing is lost */
 	if (at) {
 		memset(at, 0, sizeof(*at));
-		at->pos = off;
-		at->line = 1;
-		at->col = 1;
-		for (p = buf; p < nul; p++) {
-			at->col++;
-			if (*p == '\n') {
-				at->line++;
-				at->col = 1;
-			}
-		}
+		bconf_locate(at, buf, off);
 	}
 	return len - off - 1;
 }
