@@ -278,6 +278,25 @@ static bool unknown_module_event(struct ctx *c, const struct bconf_node *ev,
 	return true;
 }
 
+/* Report an event group kernel knowledge @c->k lacks, with a did-you-mean. */
+static void unknown_group(struct ctx *c, const struct bconf_node *n,
+			  const char *group)
+{
+	const struct lint_knowledge *k = c->k;
+	const char *cand[1024], *best;
+	int nc = 0;
+	size_t i;
+
+	for (i = 0; i < k->nevents && nc < 1024; i++)
+		if (!nc || strcmp(cand[nc - 1], k->events[i].group))
+			cand[nc++] = k->events[i].group;
+	best = closest(group, cand, NULL, nc);
+	diag(c, n, LINT_ERROR, "event",
+	     "kernel %s has no event group '%s'%s%s%s",
+	     k->key, group, best ? ": did you mean '" : "",
+	     best ? best : "", best ? "'?" : "");
+}
+
 /* Report an unknown GROUP:EVENT at @n, with a did-you-mean. */
 static void unknown_event(struct ctx *c, const struct bconf_node *n,
 			  const char *group, const char *name)
@@ -301,18 +320,10 @@ static void unknown_event(struct ctx *c, const struct bconf_node *n,
 		return;
 	if (!kn_has_group(k, group) && !find_def(c, group, name) &&
 	    strcmp(group, "kprobes") && strcmp(group, "synthetic")) {
-		for (i = 0; i < k->nevents && nc < 1024; i++)
-			if (!nc || strcmp(cand[nc - 1], k->events[i].group))
-				cand[nc++] = k->events[i].group;
-		best = closest(group, cand, NULL, nc);
 		if (!bconf_node_is_value(n) && bconf_node_parent(n))
 			n = bconf_node_parent(n);	/* at the group's word */
-		if (unknown_module_event(c, ev, n, group, name))
-			return;
-		diag(c, n, LINT_ERROR, "event",
-		     "kernel %s has no event group '%s'%s%s%s",
-		     k->key, group, best ? ": did you mean '" : "",
-		     best ? best : "", best ? "'?" : "");
+		if (!unknown_module_event(c, ev, n, group, name))
+			unknown_group(c, n, group);
 		return;
 	}
 	for (i = 0; i < k->nevents && nc < 1024; i++)
@@ -944,11 +955,9 @@ static bool check_target(struct ctx *c, const struct bconf_node *v,
 {
 	const struct lint_knowledge *k = c->k;
 	const struct def *later = NULL;
-	const char *cand[1024], *best;
 	unsigned int line, col;
 	char mod[128];
 	size_t i;
-	int nc = 0;
 
 	if (!strcmp(group, "kprobes") || !strcmp(group, "synthetic")) {
 		for (i = 0; i < (size_t)c->ndefs; i++) {
@@ -987,14 +996,7 @@ static bool check_target(struct ctx *c, const struct bconf_node *v,
 		     group, name, mod);
 		return false;
 	}
-	for (i = 0; i < k->nevents && nc < 1024; i++)
-		if (!nc || strcmp(cand[nc - 1], k->events[i].group))
-			cand[nc++] = k->events[i].group;
-	best = closest(group, cand, NULL, nc);
-	diag(c, v, LINT_ERROR, "event",
-	     "kernel %s has no event group '%s'%s%s%s", k->key, group,
-	     best ? ": did you mean '" : "", best ? best : "",
-	     best ? "'?" : "");
+	unknown_group(c, v, group);
 	return false;
 }
 
