@@ -33,7 +33,9 @@ builds (or reuses) with the same --tree, --series and --config options;
 each prefix runs `make olddefconfig` on it, so symbols that a later patch
 adds are simply absent before it.  The prefixes are built one after the
 other in one build directory (an incremental `make bzImage` per patch,
-through ccache) and cached in $BOOTTRACE_CACHE/per-patch/<tree>-<key>/,
+through ccache; the whole series is the kernel kernel/build.sh built,
+copied rather than built again) and cached in
+$BOOTTRACE_CACHE/per-patch/<tree>-<key>/,
 keyed by the tree's package version, the config, the compiler and the
 names and contents of the patches of the prefix.  A patch that does not
 apply or a prefix that does not build stops with an error naming the patch.
@@ -174,6 +176,22 @@ build_prefix()
 	bt_log "per-patch: [$n/${#patches[@]}] $name built in $((SECONDS - t))s"
 }
 
+# adopt_full N: prefix N is the whole series, built from the same source
+# and .config by kernel/build.sh already: store a copy of that kernel.
+adopt_full()
+{
+	local n=$1 dir=${dirs[$1]} tmp full_dir
+
+	full_dir=$(dirname "$full")
+	tmp=$(mktemp -d "$cache/per-patch/new.XXXXXX")
+	cp "$full_dir/bzImage" "$full_dir/System.map" "$full_dir/kernelrelease" "$tmp/"
+	printf 'tree=%s %s\nprefix=%d\npatch=%s\nbuild_seconds=0\nfrom=%s\n' \
+		"$tree" "$pkgver" "$n" "${patches[n - 1]}" "$full_dir" >"$tmp/metadata"
+	rm -rf "$dir"
+	mv "$tmp" "$dir"
+	bt_log "per-patch: [$n/${#patches[@]}] ${patches[n - 1]}: the whole-series kernel ($full_dir)"
+}
+
 cp -al "$(bt_tree_dir "$tree")" "$src"
 mkdir -p "$cache/kernels" "$obj"
 for ((n = 0; n <= ${#patches[@]}; n++)); do
@@ -182,6 +200,12 @@ for ((n = 0; n <= ${#patches[@]}; n++)); do
 			-s -i "$patch_dir/${patches[n - 1]}" >>"$log" 2>&1 ||
 			bt_die "per-patch: ${patches[n - 1]} does not apply after the first $((n - 1)) patches"
 	fi
-	[ -f "${dirs[n]}/bzImage" ] || build_prefix "$n"
+	if [ -f "${dirs[n]}/bzImage" ]; then
+		continue
+	elif [ "$n" -gt 0 ] && [ "$n" = "${#patches[@]}" ]; then
+		adopt_full "$n"
+	else
+		build_prefix "$n"
+	fi
 done
 print_all
