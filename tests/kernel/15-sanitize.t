@@ -8,7 +8,8 @@
 # command line ("Kernel command line:", where accepted kernel.* keys show
 # up) and ends in the "no root" panic.  Nothing may be reported by KASAN,
 # UBSAN, lockdep or WARN before that panic.  No virtio devices: the KASAN
-# kernel hangs in virtio_blk's partition scan under TCG.  4-level paging
+# kernel hung in virtio_blk's partition scan under TCG (it has no virtio
+# drivers now: kernel/configs/bare.config).  4-level paging
 # (la57=off): with QEMU's 5-level paging, 6.1's KASAN reports a
 # wild-memory-access in __common_interrupt during arch_cpu_finalize_init
 # in about 1 of 8 boots, with or without any bootconfig (reproduced with an

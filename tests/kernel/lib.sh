@@ -129,14 +129,18 @@ k_trailer()
 # kernel reaches its no-root panic in 3.2-4.0 s instead of pc's 5.5-7.5
 # s), with the host's TSC rate as `boottrace qemu` gives it (see
 # qemu/qemu.sh).  4-level paging: with 5-level paging 6.1's KASAN
-# sometimes reports a wild access in __common_interrupt.
+# sometimes reports a wild access in __common_interrupt.  reboot=t: the
+# panic's reboot is a triple fault, which QEMU takes as a reset (and
+# -no-reboot as the end).  The default order starts with ACPI's reset
+# register: a kernel without ACPI (configs/bare.config) went on to the
+# keyboard controller microvm does not have and then hung.
 k_qemu_bare()
 {
 	local secs=$1 bz=$2 log=$3 cmdline=$4 initrd=${5:-} khz args
 
 	khz=$(btb_host_tsc_khz) || khz=
 	[ -n "$khz" ] || { echo "Bail out! no host TSC rate (qemu/lib-boot.sh)"; exit 1; }
-	args="console=ttyS0 panic=-1 no_timer_check printk.devkmsg=on tsc_early_khz=$khz"
+	args="console=ttyS0 panic=-1 reboot=t no_timer_check printk.devkmsg=on tsc_early_khz=$khz"
 	timeout -k 5 "$secs" qemu-system-x86_64 -accel tcg -cpu max,la57=off \
 		-machine "$BTB_MICROVM" -smp 2 -m 512 \
 		-nodefaults -display none -no-reboot \
@@ -146,8 +150,10 @@ k_qemu_bare()
 
 # k_kasan_kernel TREE [IMAGE]: K_KASAN_BZ = IMAGE when given and not empty,
 # else the sanitizer test kernel of TREE built (or reused) by
-# kernel/build.sh with configs/kasan.config, configs/kunit.config and
-# configs/early-module.config (the uevent helper of 62-early-module.t).
+# kernel/build.sh with configs/kasan.config, configs/kunit.config,
+# configs/early-module.config (the uevent helper of 62-early-module.t)
+# and configs/bare.config (only booted by k_qemu_bare: no drivers for
+# devices it never has).
 k_kasan_kernel()
 {
 	K_KASAN_BZ=${2:-}
@@ -156,7 +162,8 @@ k_kasan_kernel()
 		--series "$(k_series_file "$1")" \
 		--config "$BT_TOP/kernel/configs/kasan.config" \
 		--config "$BT_TOP/kernel/configs/kunit.config" \
-		--config "$BT_TOP/kernel/configs/early-module.config" 2>"$T_TMP/kasan.err") ||
+		--config "$BT_TOP/kernel/configs/early-module.config" \
+		--config "$BT_TOP/kernel/configs/bare.config" 2>"$T_TMP/kasan.err") ||
 		{ echo "Bail out! sanitizer kernel build failed: $(tail -n1 "$T_TMP/kasan.err")"; exit 1; }
 }
 
