@@ -14,7 +14,15 @@ series=$(k_series_file "$tree")
 	${K_CONFIG:+--config "$K_CONFIG"} >"$T_TMP/prefixes" 2>"$T_TMP/per-patch.err" ||
 	{ echo "Bail out! per-patch build failed: $(tail -n1 "$T_TMP/per-patch.err")"; exit 1; }
 n=$(wc -l <"$T_TMP/prefixes")
-t_plan $((3 * n - 1))
+t_plan $((3 * n))
+
+# The last prefix is the whole series: the kernel build.sh built from the
+# same source and .config (per-patch.sh copies it), symbol for symbol.
+full_dir=$("$BT_TOP/kernel/build.sh" --tree "$tree" --series "$series" \
+	${K_CONFIG:+--config "$K_CONFIG"} --print-dir 2>/dev/null)
+last_dir=$(tail -n1 "$T_TMP/prefixes" | cut -d' ' -f3)
+t_ok "the last prefix has the whole-series kernel's System.map" \
+	cmp "$full_dir/System.map" "$last_dir/System.map"
 
 # What a boot without a config shows of bootconfig and tracing: the
 # kernel's bootconfig view, the tracing state of the top buffer, the
