@@ -151,10 +151,24 @@ kmake()
 	bt_kmake "$src" "$obj" "$@" >>"$log" 2>&1
 }
 
+# store_prefix N TMP SECONDS [FROM]: TMP (holding prefix N's bzImage,
+# System.map and kernelrelease) with its metadata replaces N's cache entry.
+store_prefix()
+{
+	local n=$1 tmp=$2 name=-
+
+	[ "$n" = 0 ] || name=${patches[n - 1]}
+	printf 'tree=%s %s\nprefix=%d\npatch=%s\nbuild_seconds=%d\n' \
+		"$tree" "$pkgver" "$n" "$name" "$3" >"$tmp/metadata"
+	[ -z "${4:-}" ] || printf 'from=%s\n' "$4" >>"$tmp/metadata"
+	rm -rf "${dirs[n]}"
+	mv "$tmp" "${dirs[n]}"
+}
+
 # build_prefix N: make bzImage with the first N patches applied and store it.
 build_prefix()
 {
-	local n=$1 dir=${dirs[$1]} tmp t=$SECONDS name=-
+	local n=$1 tmp t=$SECONDS name=-
 
 	[ "$n" = 0 ] || name=${patches[n - 1]}
 	cp "$config" "$obj/.config"
@@ -169,10 +183,7 @@ build_prefix()
 	tmp=$(mktemp -d "$cache/per-patch/new.XXXXXX")
 	cp "$obj/arch/x86/boot/bzImage" "$obj/System.map" "$tmp/"
 	make -s -C "$src" O="$obj" kernelrelease >"$tmp/kernelrelease" 2>>"$log"
-	printf 'tree=%s %s\nprefix=%d\npatch=%s\nbuild_seconds=%d\n' \
-		"$tree" "$pkgver" "$n" "$name" "$((SECONDS - t))" >"$tmp/metadata"
-	rm -rf "$dir"
-	mv "$tmp" "$dir"
+	store_prefix "$n" "$tmp" "$((SECONDS - t))"
 	bt_log "per-patch: [$n/${#patches[@]}] $name built in $((SECONDS - t))s"
 }
 
@@ -180,15 +191,12 @@ build_prefix()
 # and .config by kernel/build.sh already: store a copy of that kernel.
 adopt_full()
 {
-	local n=$1 dir=${dirs[$1]} tmp full_dir
+	local n=$1 tmp full_dir
 
 	full_dir=$(dirname "$full")
 	tmp=$(mktemp -d "$cache/per-patch/new.XXXXXX")
 	cp "$full_dir/bzImage" "$full_dir/System.map" "$full_dir/kernelrelease" "$tmp/"
-	printf 'tree=%s %s\nprefix=%d\npatch=%s\nbuild_seconds=0\nfrom=%s\n' \
-		"$tree" "$pkgver" "$n" "${patches[n - 1]}" "$full_dir" >"$tmp/metadata"
-	rm -rf "$dir"
-	mv "$tmp" "$dir"
+	store_prefix "$n" "$tmp" 0 "$full_dir"
 	bt_log "per-patch: [$n/${#patches[@]}] ${patches[n - 1]}: the whole-series kernel ($full_dir)"
 }
 
