@@ -187,6 +187,9 @@ struct analysis {
 	const char *bconf_error;	/* proc/bootconfig unreadable: the
 					 * problem saying why, else NULL */
 	bool have_boot_status;		/* tracefs/boot_status in the bundle */
+	char *cmdline;			/* proc/cmdline's text, else NULL */
+	const char *cmdline_error;	/* proc/cmdline unreadable: the
+					 * problem saying why, else NULL */
 	char **boot_errors;		/* trace_boot: lines in dmesg */
 	size_t nboot_errors;
 	char **unattributed;		/* errors no setting claims */

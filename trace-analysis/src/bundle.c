@@ -731,7 +731,7 @@ static void read_dmesg(struct analysis *a)
 {
 	size_t cap = 0;
 	char *t, *l, *save = NULL, *p;
-	char *cmdline = NULL;
+	const char *cmdline = NULL;
 	struct verdict v = { 0 };
 
 	if (bundle_text_get(a, "dmesg", &t, NULL) == BF_ABSENT)
@@ -740,7 +740,7 @@ static void read_dmesg(struct analysis *a)
 	if (!t)
 		return;
 	if (a->nmeta && !analysis_meta(a, "bootconfig_status"))
-		cmdline = bundle_text(a, "proc/cmdline", true);
+		cmdline = a->cmdline;
 	for (l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		p = dmesg_trace_boot_error(l);
 		if (p) {
@@ -757,7 +757,6 @@ static void read_dmesg(struct analysis *a)
 		meta_add(a, "trace_boot_errors", xasprintf("%lu", v.errors));
 	}
 	sbuf_free(&v.msgs);
-	free(cmdline);
 	free(t);
 }
 
@@ -791,6 +790,8 @@ int bundle_read(const char *dir, struct analysis *a, char **err)
 		analysis_free(a);
 		return -1;
 	}
+	/* read once: the verdict, `check`'s cmdline and the derivations */
+	bundle_text_get(a, "proc/cmdline", &a->cmdline, &a->cmdline_error);
 	read_dmesg(a);
 	bundle_read_tracefs(a);
 	return 0;
@@ -869,6 +870,7 @@ void analysis_free(struct analysis *a)
 		free_instance(&a->inst[i]);
 	free(a->inst);
 	free(a->trace_error);
+	free(a->cmdline);
 	free_initcalls(a->initcalls, a->ninitcalls);
 	free_initcalls(a->hist_initcalls, a->nhist_initcalls);
 	free(a->hist_initcalls_src);

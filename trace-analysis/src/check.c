@@ -294,11 +294,11 @@ static struct result x_initcall(const struct analysis *a, const struct exp *e)
 
 /*
  * The text of bundle file @rel (no way out of the bundle) in *@text, or
- * NULL and a result: unmet when it is absent (@absent_unknown: unknown),
+ * NULL and a result: unmet when it is absent,
  * an error when it is there but unreadable.
  */
 static bool bundle_lines(const struct analysis *a, const char *rel,
-			 bool absent_unknown, char **text, struct result *r)
+			 char **text, struct result *r)
 {
 	enum bf_status st = BF_ABSENT;
 	char *why = NULL;
@@ -313,7 +313,6 @@ static bool bundle_lines(const struct analysis *a, const char *rel,
 		r->error = true;
 	} else {
 		*r = res(false, xasprintf("%s: missing", rel));
-		r->unknown = absent_unknown;
 	}
 	free(why);
 	return false;
@@ -328,7 +327,7 @@ static struct result x_file(const struct analysis *a, const char *rel,
 	size_t n = 0;
 
 	/* a file the bundle does not have has no line: "not" is met */
-	if (!bundle_lines(a, rel, false, &text, &r))
+	if (!bundle_lines(a, rel, &text, &r))
 		return r;
 	for (line = text; line; line = next) {
 		size_t len;
@@ -372,8 +371,17 @@ static struct result x_cmdline(const struct analysis *a, const struct exp *e,
 	struct result r;
 
 	/* every bundle has it: without it nothing is known */
-	if (!bundle_lines(a, "proc/cmdline", true, &text, &r))
+	if (a->cmdline_error) {
+		r = unknown(xstrdup(a->cmdline_error));
+		r.error = true;
 		return r;
+	}
+	if (!a->cmdline) {
+		r = res(false, xstrdup("proc/cmdline: missing"));
+		r.unknown = true;
+		return r;
+	}
+	text = xstrdup(a->cmdline);
 	for (t = strtok_r(text, " \t\n", &save); t;
 	     t = strtok_r(NULL, " \t\n", &save)) {
 		if (!after && !strcmp(t, "--")) {

@@ -270,7 +270,7 @@ static bool changed_after_stats(const struct analysis *a,
 		"wakeup_rt", "wakeup_dl",
 	};
 	bool changed = false;
-	char *cmd, *t, *why = NULL;
+	const char *cmd = a->cmdline, *t;
 	size_t i;
 
 	for (i = 0; in->tracer && i < ARRAY_SIZE(latency); i++)
@@ -285,11 +285,8 @@ static bool changed_after_stats(const struct analysis *a,
 	if (*in->name)
 		return false;
 	/* unreadable: it cannot tell, so no comparison */
-	if (bundle_read_file(a->path, "proc/cmdline", 1 << 20, &cmd, NULL,
-			     &why) == BF_UNREADABLE) {
-		free(why);
+	if (a->cmdline_error)
 		return true;
-	}
 	for (t = cmd; t && (t = strstr(t, "trace_trigger=")); t++) {
 		size_t n = strcspn(t, " \t\n");
 
@@ -297,7 +294,6 @@ static bool changed_after_stats(const struct analysis *a,
 		    (memmem(t, n, "traceon", 7) || memmem(t, n, "snapshot", 8)))
 			changed = true;
 	}
-	free(cmd);
 	return changed;
 }
 

@@ -442,6 +442,12 @@ has "file unreadable: unmet" '^FAIL +not file console.log "\*error\*" +console.l
 has "file absent: no line, not is met" '^ok +not file nosuch.log "\*" +nosuch.log: missing$'
 has "file unreadable: named on stderr" "^trace-analysis: $tmp/nt: console.log: cannot read: Is a directory$" "$tmp/err"
 has "proc/cmdline unreadable: named on stderr" "^trace-analysis: $tmp/nt: proc/cmdline: cannot read: Is a directory$" "$tmp/err"
+# read once at load: an error for every command, not only for check's cmdline
+printf 'not file nosuch.log "*"\n' >"$tmp/q.expect"
+run "proc/cmdline unreadable, check without cmdline" 2 "$bin" check "$tmp/nt" "$tmp/q.expect"
+has "proc/cmdline unreadable: check names it" "^trace-analysis: $tmp/nt: proc/cmdline: cannot read: Is a directory$" "$tmp/err"
+run "proc/cmdline unreadable, report" 2 "$bin" report "$tmp/nt"
+has "proc/cmdline unreadable: report names it" "^trace-analysis: $tmp/nt: proc/cmdline: cannot read: Is a directory$" "$tmp/err"
 
 # --- diff: a bundle against itself passes; thresholds can fail it
 run "diff same" 0 "$bin" diff "$fx/initcalls" "$fx/initcalls"
