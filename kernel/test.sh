@@ -8,7 +8,9 @@
 # rerun is fast and prints only the path, and the artifacts are complete;
 # and a build stopped by SIGTERM is resumed by the same command, and
 # --force starts over (a cache entry of its own, each run stopped early:
-# ~30 s).  That builds the kernel first when it is not cached (~10 min cold).
+# ~30 s); a build near a kept build directory is derived there (~1 min;
+# the first time in a cache without one, a kept directory is built first).
+# That builds the kernel first when it is not cached (~10 min cold).
 set -euo pipefail
 
 top=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
@@ -367,7 +369,9 @@ if [ "$built" = built ]; then
 		local want=$1 base='' have pid
 		shift
 
-		setsid "$build" "${resume_args[@]}" "$@" >"$work/out" 2>"$work/err" &
+		# from scratch: a build near a kept directory would be derived there
+		BOOTTRACE_KERNEL_DERIVE=0 setsid "$build" "${resume_args[@]}" "$@" \
+			>"$work/out" 2>"$work/err" &
 		# shellcheck disable=SC2031 # $! of the line above, not of a subshell
 		pid=$!
 		rlog=
@@ -448,6 +452,42 @@ if [ "$built" = built ]; then
 		not_ok "--force starts over in a new directory and removes the stopped one"
 	fi
 	drop_entry "$(dirname "$rdir")"
+
+	# A build whose merged config is near that of a kept build directory
+	# is made there (build.sh, "kept build directories"): a fragment of
+	# only a comment has the test kernel's config.  A cache with no kept
+	# directory of the tree (its kernel built before they were kept) gets
+	# one first: the same config built from scratch, once (~4-8 minutes
+	# with every object in ccache).
+	kernels=$(dirname "$(dirname "$dir")")
+	if ! compgen -G "$kernels/$tree-*/build.*/kept" >/dev/null; then
+		printf '# kernel/test.sh kept directory %s\n' "$$-$RANDOM" >"$work/keep.config"
+		BOOTTRACE_KERNEL_DERIVE=0 "$build" -q --tree "$tree" \
+			--config "$work/keep.config" >/dev/null 2>"$work/err" ||
+			sed 's/^/# /' "$work/err"
+	fi
+	printf '# kernel/test.sh derived build %s\n' "$$-$RANDOM" >"$work/derive.config"
+	from='' nobj=''
+	if dimg=$("$build" --tree "$tree" --config "$work/derive.config" 2>"$work/err"); then
+		ddir=$(dirname "$dimg")
+		from=$(sed -n 's/^derived_from=//p' "$ddir/metadata")
+		nobj=$(sed -n 's/^objects=//p' "$ddir/metadata")
+	fi
+	if [ -n "$from" ] && [ -f "$from/kept" ] &&
+		grep -q "deriving from the kept build directory $from " "$work/err" &&
+		[ "${nobj:-9999}" -lt 100 ] && cmp -s "$ddir/System.map" "$dir/System.map"; then
+		ok "a build near a kept directory is derived there: $nobj objects compiled, the same System.map"
+	else
+		not_ok "a build near a kept directory is derived there (from '${from}', $nobj objects)"
+		sed 's/^/# /' "$work/err" | tail -n 5
+	fi
+	# the derived entry's directory only merged its config: none is left
+	if [ -n "${ddir:-}" ] && ! compgen -G "$(dirname "$ddir")/build*" >/dev/null; then
+		ok "the derived build leaves no directory of its own"
+	else
+		not_ok "the derived build leaves no directory of its own"
+	fi
+	[ -z "${ddir:-}" ] || rm -rf "$(dirname "$ddir")"
 fi
 
 echo "1..$n"
