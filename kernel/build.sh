@@ -426,8 +426,9 @@ config_lines()
 
 # derive_from_kept: the kept directory whose .config is nearest to this
 # build's merged one, when one is near enough: locks it (fd 7), puts this
-# build's .config there and points src and obj at it.  Returns 1 when
-# there is none (or it is in use): the build is made from scratch.
+# build's .config there and points src and obj at it (after the build
+# using it, if any).  Returns 1 when there is none: the build is made from
+# scratch.
 derive_from_kept()
 {
 	local m d mark n best='' best_n=0
