@@ -898,33 +898,44 @@ static const char *initcall_data(const struct analysis *an)
 	return "no initcall events in trace.dat and no latency histogram";
 }
 
-/*
- * The initcall source both sides have in every boot: trace.dat
- * (*@use_trace), else the latency histogram, else none (!*@common).
- * *@none: no boot has initcall durations at all.
- */
-static const char *initcall_source(const struct bundle_set *a,
-				   const struct bundle_set *b, bool *use_trace,
-				   bool *common, bool *none)
+/* What the boots of both sides have, counted in one walk. */
+struct census {
+	size_t n;		/* boots */
+	size_t ntrace;		/* with trace.dat read */
+	size_t ndur;		/* with initcall durations from any source */
+	bool trace;		/* every boot: initcalls in trace.dat */
+	bool hist;		/* every boot: an initcall latency histogram */
+	bool untimed;		/* some boot: trace.dat on a clock without time */
+};
+
+static struct census take_census(const struct bundle_set *a,
+				 const struct bundle_set *b)
 {
-	bool trace = true, hist = true, untimed = false;
+	struct census c = { .n = a->n + b->n, .trace = true, .hist = true };
 	const char *side;
 	size_t i;
 
-	*none = true;
-	for (i = 0; i < a->n + b->n; i++) {
+	for (i = 0; i < c.n; i++) {
 		const struct analysis *an = boot(a, b, i, &side);
 
-		trace &= an->ninitcalls > 0;
-		hist &= an->nhist_initcalls > 0;
-		untimed |= an->initcalls_untimed != NULL;
-		*none &= !has_durations(an);
+		c.ntrace += an->trace_ok;
+		c.ndur += has_durations(an);
+		c.trace &= an->ninitcalls > 0;
+		c.hist &= an->nhist_initcalls > 0;
+		c.untimed |= an->initcalls_untimed != NULL;
 	}
-	*use_trace = trace;
-	*common = trace || hist;
-	return trace ? "trace.dat" : hist ? "latency histogram" :
-	       untimed ? "none (trace.dat's are on a clock that does not "
-	       "count time, see report)" : *none ? "none (no boot has "
+	return c;
+}
+
+/*
+ * The initcall source both sides have in every boot: trace.dat
+ * (c->trace), else the latency histogram, else none (neither).
+ */
+static const char *initcall_source(const struct census *c)
+{
+	return c->trace ? "trace.dat" : c->hist ? "latency histogram" :
+	       c->untimed ? "none (trace.dat's are on a clock that does not "
+	       "count time, see report)" : !c->ndur ? "none (no boot has "
 	       "initcall events or a latency histogram)" :
 	       "none (no common source)";
 }
@@ -938,21 +949,15 @@ static const char *initcall_source(const struct bundle_set *a,
  * initcalls, or a clock that counts no time: the text says so).
  */
 static bool comparable(const struct bundle_set *a, const struct bundle_set *b,
-		       bool no_source)
+		       const struct census *c)
 {
-	size_t i, n = a->n + b->n, ntrace = 0, ndur = 0;
+	size_t i, n = c->n;
 	const char *side, *why = NULL;
 
-	for (i = 0; i < n; i++) {
-		const struct analysis *an = boot(a, b, i, &side);
-
-		ntrace += an->trace_ok;
-		ndur += has_durations(an);
-	}
-	if (ntrace && ntrace < n) {
+	if (c->ntrace && c->ntrace < n) {
 		fprintf(stderr, "trace-analysis diff: not every boot has "
 			"trace.dat (%zu of %zu have none): their records and "
-			"initcalls cannot be compared:\n", n - ntrace, n);
+			"initcalls cannot be compared:\n", n - c->ntrace, n);
 		for (i = 0; i < n; i++) {
 			const struct analysis *an = boot(a, b, i, &side);
 
@@ -965,11 +970,11 @@ static bool comparable(const struct bundle_set *a, const struct bundle_set *b,
 		      "them out of the sets\n", stderr);
 		return false;
 	}
-	if (!no_source)
+	if (c->trace || c->hist)
 		return true;
-	if (ndur)
+	if (c->ndur)
 		why = "no source of initcall durations is common to every boot";
-	else if (!ntrace)
+	else if (!c->ntrace)
 		why = "no boot has trace.dat or an initcall latency histogram";
 	if (!why)
 		return true;
@@ -994,11 +999,13 @@ int diff_run(const struct bundle_set *a, const struct bundle_set *b,
 	struct rule *rules = NULL;
 	size_t nrules = 0, i, k;
 	struct mset s = { 0 };
-	bool use_trace, common;
+	struct census c = take_census(a, b);
+	bool use_trace = c.trace;
 	int side;
 
-	r.src = initcall_source(a, b, &use_trace, &common, &r.no_initcalls);
-	if (!comparable(a, b, !common))
+	r.src = initcall_source(&c);
+	r.no_initcalls = !c.ndur;
+	if (!comparable(a, b, &c))
 		return EXIT_ERROR;
 	if (o->mode != MODE_DURATION && !use_trace) {
 		fprintf(stderr, "trace-analysis diff: --mode %s needs initcall "
