@@ -436,8 +436,9 @@ derive_from_kept()
 	[ "$flavour" = qemu ] && [ "$deb" = 0 ] && [ "$force" = 0 ] &&
 		[ "${BOOTTRACE_KERNEL_DERIVE:-1}" != 0 ] || return 1
 	mark=$(kept_mark)
-	for m in "$cache/kernels/$tree"-*/build.*/kept; do
-		d=${m%/kept}
+	# kept.away: in use by kernel/per-patch.sh, which puts the mark back
+	for m in "$cache/kernels/$tree"-*/build.*/kept "$cache/kernels/$tree"-*/build.*/kept.away; do
+		d=${m%/*}
 		if [ ! -f "$m" ] || [ ! -f "$d/obj/.config" ] || [ "$(cat "$m")" != "$mark" ]; then
 			continue
 		fi
