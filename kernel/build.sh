@@ -608,7 +608,8 @@ for d in "$entry"/build"$(work_kind)".*; do
 	[ -d "$d" ] || continue
 	if [ "$force" = 0 ] && [ -z "$resume" ] && [ -f "$d/resumable" ]; then
 		resume=$d
-	elif [ -f "$d/kept" ]; then
+	elif [ -f "$d/kept" ] || [ -f "$d/kept.away" ]; then
+		# kept (kept.away: per-patch.sh builds there): once nobody uses it
 		remove_kept "$d"
 	else
 		rm -rf "$d"
