@@ -394,8 +394,9 @@ void bconf_json_string(FILE *f, const char *s);
  * The text the kernel never reads: it takes the config as a C string, up
  * to its first NUL byte, as bconf_parse() does.  Returns how many bytes
  * follow that NUL when any of them is not a NUL (text silently lost),
- * and fills @at (may be NULL) with the NUL's place: pos, line, col (msg
- * NULL); 0 when there is no NUL or only NULs after it (padding).
+ * and fills @at (may be NULL) with the NUL's place (pos, line, col) and
+ * what it means (msg, the tools' one text for it, which they follow with
+ * what is lost); 0 when there is no NUL or only NULs after it (padding).
  */
 size_t bconf_nul_tail(const char *buf, size_t len, struct bconf_error *at);
 /*

@@ -48,6 +48,7 @@ BCONF_EXPORT size_t bconf_nul_tail(const char *buf, size_t len,
 	if (at) {
 		memset(at, 0, sizeof(*at));
 		bconf_locate(at, buf, off);
+		at->msg = "a NUL byte before the end of the file: the kernel stops reading at this byte";
 	}
 	return len - off - 1;
 }

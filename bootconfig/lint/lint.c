@@ -1530,8 +1530,7 @@ static bool check_encoding(struct ctx *c, const char *buf, size_t len)
 	lost = bconf_nul_tail(buf, len, &at);
 	if (lost)
 		diag_at(c, at.pos, NULL, LINT_ERROR, "nul-byte",
-			"a NUL byte before the end of the file: the kernel stops reading at this byte: %zu bytes after it are ignored",
-			lost);
+			"%s: %zu bytes after it are ignored", at.msg, lost);
 	return false;
 }
 

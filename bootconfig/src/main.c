@@ -581,8 +581,8 @@ static int apply_nul(const char *conf, const char *text, size_t len)
 
 	if (!lost)
 		return 0;
-	fprintf(stderr, "%s:%u:%u: error: a NUL byte before the end of the file: the kernel stops reading at this byte: %zu bytes after it would be ignored; nothing was changed\n",
-		disp(conf), at.line, at.col, lost);
+	fprintf(stderr, "%s:%u:%u: error: %s: %zu bytes after it would be ignored; nothing was changed\n",
+		disp(conf), at.line, at.col, at.msg, lost);
 	bconf_show_source(stderr, text, len, at.line, at.col);
 	fputs("  note: remove the NUL byte, or cut the file there if what follows is not config (boottrace lint reports it too)\n",
 	      stderr);
