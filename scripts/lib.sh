@@ -95,6 +95,8 @@ bt_query_pkgs()
 
 	shift
 	not_installed=()
+	# (unset until a package is found: none of these may be installed)
+	BT_PKGS_SEEN=${BT_PKGS_SEEN-}
 	while read -r p st v; do
 		[ "$st" != installed ] || BT_PKGS_SEEN+=" $p=$v"
 	done < <(dpkg-query -W -f='${Package} ${db:Status-Status} ${Version}\n' \

@@ -10,7 +10,7 @@ set -uo pipefail
 . "$(dirname "$0")/tap.sh"
 
 [ "$(id -u)" = 0 ] || t_skip_all "bt_need_pkgs installs only as root"
-t_plan 4
+t_plan 6
 bin=$T_TMP/bin
 state=$T_TMP/dpkg
 mkdir -p "$bin" "$state" "$T_TMP/cache"
@@ -49,4 +49,15 @@ t_is "$fails" 0 "three callers at once: each one succeeds"
 t_is "$(grep -c install "$T_TMP/apt-calls" 2>/dev/null)" 1 "apt-get install ran once"
 t_ok "the package is installed" test -f "$state/bt-fake-pkg"
 t_ok "no caller saw a lock error" sh -c "! grep -q 'Could not get lock' '$T_TMP'/out.*"
+
+# A process that has found no package installed yet (BT_PKGS_SEEN unset)
+# under set -u, asking only for missing ones: the cold make check of
+# 86f0016 stopped there ("BT_PKGS_SEEN: unbound variable") on a machine
+# without linux-source-6.12.
+# shellcheck disable=SC2016
+PATH=$bin:$PATH BOOTTRACE_CACHE=$T_TMP/cache env -u BT_PKGS_SEEN \
+	bash -c 'set -euo pipefail; . "$BT_TOP/scripts/lib.sh"; bt_need_pkgs bt-fake-pkg2' \
+	>"$T_TMP/out.unset" 2>&1 && rc=0 || rc=$?
+t_is "$rc" 0 "set -u, nothing installed seen yet: a missing package is installed, no error"
+t_ok "... and it is" test -f "$state/bt-fake-pkg2"
 t_done
