@@ -10,6 +10,8 @@ set -euo pipefail
 BT_TOP=${BT_TOP:-$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)}
 # shellcheck source=../scripts/lib.sh
 . "$BT_TOP/scripts/lib.sh"
+# shellcheck source=kept.sh
+. "$BT_TOP/kernel/kept.sh"
 
 # Bump when the way a kernel is produced from the same inputs changes.
 # 2: modules (=m symbols of the fragments) are built and copied to out/modules/.
@@ -57,10 +59,12 @@ has modules (=m), modules/*.ko.
   --print-dir         print the cache entry's out/ directory the inputs map
                       to, without building (prints nothing and exits 1 when
                       it is not built yet)
-  --print-kept        print a kept build directory (below) whose source is
-                      the one these inputs build (the same tree, series and
-                      toolchain; this entry's own first, else the newest),
-                      without building; exits 1 when there is none
+  --print-kept        print a kept build directory (below) for these
+                      inputs, without building: one whose source they build
+                      (the same tree, series and toolchain; this entry's own
+                      first, else the newest), else one of the same tree and
+                      toolchain whose series can be switched (the fewest
+                      patches off and on); exits 1 when there is none
   -v, --verbose       copy the build output to stderr as well
   -q, --quiet         no progress, only errors (for CI logs)
   -h, --help          this help
@@ -71,12 +75,14 @@ same command resumes it: kbuild compiles only what is missing, and the
 metadata counts the resumes.
 
 A qemu-flavour build keeps its source and object directories in the
-cache (the newest two per tree).  A later build of the same tree, series
-and toolchain whose merged .config differs from a kept one's in at most
-32 symbol lines is made in that directory: kbuild compiles only what
-depends on the changed symbols (metadata: derived_from=).  Not with
---force, --deb or --flavour debian; BOOTTRACE_KERNEL_DERIVE=0 turns it
-off.
+cache (the newest two per tree).  A later build of the same tree and
+toolchain whose merged .config differs from a kept one's in at most 32
+symbol lines is made in that directory: kbuild compiles only what
+depends on the changed symbols (metadata: derived_from=).  When its
+series differs (a patch edited, added or dropped), the patches after the
+part both series begin with come off that source and the new ones go on
+first, so kbuild compiles only what they touch.  Not with --force, --deb
+or --flavour debian; BOOTTRACE_KERNEL_DERIVE=0 turns it off.
 
 Environment: BOOTTRACE_CACHE (cache root, default ~/.cache/boottrace),
 BOOTTRACE_JOBS (make -j, default nproc).  Progress goes to stderr: the
@@ -180,17 +186,6 @@ read_series()
 			bt_die "$file:$n: patch '$line' not found in $dir/"
 		printf '%s\n' "$line"
 	done <"$file"
-}
-
-# 16 hex digits over "name sha256" lines of the named files, in order.
-hash_named()
-{
-	local dir=$1 f
-	shift
-
-	for f in "$@"; do
-		printf '%s %s\n' "$f" "$(sha256sum <"$dir/$f" | cut -d' ' -f1)"
-	done | sha256sum | cut -c1-16
 }
 
 # 16 hex digits over the contents of the given files, in order.
@@ -424,57 +419,87 @@ config_lines()
 		LC_ALL=C sort
 }
 
+# kept_candidates: the kept directories this build could be made in, one
+# "DIR SWITCH" line each: the same tree, version, recipe and toolchain
+# (kept_identity), and either this series (SWITCH 0) or an applied list to
+# switch from (SWITCH: patches off and on).  kept.away: in use by
+# kernel/per-patch.sh, which puts the mark back.
+kept_candidates()
+{
+	local m d want sw
+
+	want=$(kept_mark | grep -v '^series=')
+	for m in "$cache/kernels/$tree"-*/build.*/kept "$cache/kernels/$tree"-*/build.*/kept.away; do
+		d=${m%/*}
+		if [ ! -f "$m" ] || [ ! -f "$d/obj/.config" ] ||
+			[ "$(kept_identity "$m")" != "$want" ]; then
+			continue
+		fi
+		if grep -qx "series=$series_hash" "$m"; then
+			sw=0
+		else
+			sw=$(kept_switch_cost "$d" "$series_lines") || continue
+		fi
+		printf '%s %s\n' "$d" "$sw"
+	done
+}
+
 # derive_from_kept: the kept directory whose .config is nearest to this
-# build's merged one, when one is near enough: locks it (fd 7), puts this
-# build's .config there and points src and obj at it (after the build
-# using it, if any).  Returns 1 when there is none: the build is made from
-# scratch.
+# build's merged one (then whose series is), when one is near enough: uses
+# it (kept_use), gives its source this build's series when it has another
+# (kept_switch: one edited patch of a series under work is an incremental
+# build), puts this build's .config there and points src and obj at it
+# (after the build using it, if any).  Returns 1 when there is none: the
+# build is made from scratch.
+switching=
 derive_from_kept()
 {
-	local m d mark n best='' best_n=0
+	local d sw n best='' best_n=0 best_sw=0
 
 	[ "$flavour" = qemu ] && [ "$deb" = 0 ] && [ "$force" = 0 ] &&
 		[ "${BOOTTRACE_KERNEL_DERIVE:-1}" != 0 ] || return 1
-	mark=$(kept_mark)
-	# kept.away: in use by kernel/per-patch.sh, which puts the mark back
-	for m in "$cache/kernels/$tree"-*/build.*/kept "$cache/kernels/$tree"-*/build.*/kept.away; do
-		d=${m%/*}
-		if [ ! -f "$m" ] || [ ! -f "$d/obj/.config" ] || [ "$(cat "$m")" != "$mark" ]; then
-			continue
-		fi
+	while read -r d sw; do
 		n=$(diff <(config_lines "$obj/.config") <(config_lines "$d/obj/.config") |
 			grep -c '^[<>]' || true)
 		[ "$n" -le "$BT_DERIVE_MAX_LINES" ] || continue
-		[ -z "$best" ] || [ "$n" -lt "$best_n" ] || continue
-		best=$d best_n=$n
-	done
+		if [ -n "$best" ] && { [ "$n" -gt "$best_n" ] ||
+			{ [ "$n" = "$best_n" ] && [ "$sw" -ge "$best_sw" ]; }; }; then
+			continue
+		fi
+		best=$d best_n=$n best_sw=$sw
+	done < <(kept_candidates)
 	[ -n "$best" ] || return 1
 	# Compiles are one at a time anyway (kernels/.build.lock): waiting for
 	# the build that uses it costs less than compiling every object.
 	# (removed since the look: from scratch)
-	{ exec 7>"$best/.lock"; } 2>/dev/null || return 1
-	if ! flock -n 7; then
-		step "waiting for the build that uses $best"
-		flock 7
-	fi
-	# removed meanwhile (or in use by a per-patch run that stopped)
-	if [ ! -f "$best/kept" ]; then
-		exec 7>&-
-		return 1
+	kept_use "$best" step "waiting for the build that uses $best" || return 1
+	if grep -qx "series=$series_hash" "$best/kept"; then
+		# kept before the lists: it has this series, which it now lists
+		kept_plan "$best" "" ||
+			kept_set_applied "$best" "$applied" ${patches[@]+"${patches[@]}"}
+	else
+		# (switched by someone else meanwhile: its list says how far)
+		sw=$(kept_switch_cost "$best" "$series_lines") || {
+			kept_release
+			return 1
+		}
+		step "switching the source of the kept build directory $best to this series ($sw patches off and on)"
+		switching=$best
+		kept_take "$best"
+		if ! kept_switch "$best" "$applied" ${patches[@]+"${patches[@]}"} 2>>"$log"; then
+			step "a patch did not come off or go on there (log: $log): removing it, building from scratch"
+			rm -rf "$best"
+			switching=
+			kept_release
+			return 1
+		fi
+		kept_give "$best"
+		switching=
 	fi
 	step "deriving from the kept build directory $best ($best_n lines of .config differ)"
 	cp "$obj/.config" "$best/obj/.config"
 	derived=$best src=$best/src obj=$best/obj
 	kmake olddefconfig || fail "make olddefconfig failed in $best"
-}
-
-# remove_kept DIR: removes a kept directory once no build uses it.
-remove_kept()
-{
-	(
-		{ exec 6>"$1/.lock"; } 2>/dev/null && flock 6
-		rm -rf "$1"
-	)
 }
 
 # keep_build DIR: this build's directory DIR becomes a kept one; the
@@ -492,9 +517,7 @@ keep_build()
 		if [ "$i" -le "$BT_KEPT_PER_TREE" ] || [ "$d" = "$dir" ]; then
 			continue
 		fi
-		(
-			{ exec 6>"$d/.lock"; } 2>/dev/null && flock -n 6 && rm -rf "$d"
-		) || true
+		kept_remove_idle "$d"
 	done < <(kept_marks)
 }
 
@@ -533,7 +556,9 @@ patches=()
 # Only what the cache key needs here; the rest once we know we build.
 bt_need_pkgs gcc binutils
 pkgver=$(bt_tree_pkgver "$tree")
-series_hash=$(hash_named "$patch_dir" ${patches[@]+"${patches[@]}"})
+# the series' "NAME SHA256" lines, and their hash (kernel/kept.sh)
+series_lines=$(kept_patch_lines "$patch_dir" ${patches[@]+"${patches[@]}"})
+series_hash=$(kept_series_hash <<<"$series_lines")
 fragment_hash=$(hash_contents "${fragments[@]}")
 flavour_toolchain
 cc_version=$(gcc --version | head -n1)
@@ -551,6 +576,8 @@ entry="$cache/kernels/$tree-$key"
 [ "$flavour" = qemu ] || entry="$cache/kernels/$tree-$flavour-$key"
 out="$entry/out"
 
+# A kept directory for kernel/per-patch.sh: one of this source (this
+# entry's first), else one whose series it can switch (the fewest patches).
 if [ "$print_kept" = 1 ]; then
 	mark=$(kept_mark)
 	while IFS= read -r m; do
@@ -559,7 +586,8 @@ if [ "$print_kept" = 1 ]; then
 			exit 0
 		fi
 	done < <(printf '%s\n' "$entry"/build.*/kept; kept_marks)
-	exit 1
+	kept_candidates | sort -k2,2n | head -n1 | cut -d' ' -f1 | grep . || exit 1
+	exit 0
 fi
 if [ "$print_dir" = 1 ]; then
 	[ -f "$out/bzImage" ] || exit 1
@@ -589,10 +617,7 @@ bt_need_pkgs make flex bison bc libelf-dev libssl-dev ccache patch xz-utils cpio
 # ---------------------------------------------------------------------------
 mkdir -p "$entry"
 exec 8>"$entry/.lock$(work_kind)"
-if ! flock -n 8; then
-	step "another process is building this kernel; waiting ($entry/.lock)"
-	flock 8
-fi
+bt_flock_wait 8 step "another process is building this kernel; waiting ($entry/.lock)"
 if [ "$force" = 0 ] && [ "$config_only" = 0 ] && built_already; then
 	step "built by the other process"
 	print_result
@@ -610,7 +635,7 @@ for d in "$entry"/build"$(work_kind)".*; do
 		resume=$d
 	elif [ -f "$d/kept" ] || [ -f "$d/kept.away" ]; then
 		# kept (kept.away: per-patch.sh builds there): once nobody uses it
-		remove_kept "$d"
+		kept_remove "$d"
 	else
 		rm -rf "$d"
 	fi
@@ -623,6 +648,8 @@ else
 fi
 src="$tmp/src"
 obj="$tmp/obj"
+# the copies of the patches the source has (make_source, kernel/kept.sh)
+applied="$tmp/applied"
 log="$tmp/build.log"
 failed_log="$entry/failed.log"
 finished=0
@@ -681,6 +708,8 @@ cleanup()
 		mv -f "$log" "$failed_log"
 	fi
 	rm -rf "$tmp"
+	# stopped while switching a kept directory's series: neither series
+	[ -z "$switching" ] || kept_drop_taken "$switching"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -745,9 +774,11 @@ make_source()
 	cp -al "$tree_dir" "$src" 2>>"$log" || fail "copying $tree_dir failed"
 	# GNU patch writes a new file and renames it over the old one, so patching
 	# breaks the hard link and the pristine tree is never modified.
+	# the copies are applied: a kept directory's list is what its source has
+	kept_copy_patches "$tmp" "$patch_dir" ${patches[@]+"${patches[@]}"}
 	for p in ${patches[@]+"${patches[@]}"}; do
 		logged patch -d "$src" -p1 --batch --forward --fuzz=0 \
-			--no-backup-if-mismatch -i "$patch_dir/$p" ||
+			--no-backup-if-mismatch -i "$tmp/applied/$p" ||
 			fail "patch $p (series $series_file) does not apply to linux-source-$tree $pkgver"
 	done
 	step "source ready (${#patches[@]} patches applied) in $((SECONDS - t))s"
@@ -814,11 +845,7 @@ fi
 
 # --- build ---------------------------------------------------------------
 exec 9>"$cache/kernels/.build.lock"
-if ! flock -n 9; then
-	step "another kernel build is running; waiting ($cache/kernels/.build.lock)"
-	flock 9
-	step "build lock acquired"
-fi
+bt_flock_wait 9 step "another kernel build is running; waiting ($cache/kernels/.build.lock)"
 t=$SECONDS
 read -r hits0 miss0 < <(ccache_counts)
 # Modules only when the fragments ask for some (=m).
@@ -917,7 +944,7 @@ finished=1
 if [ -n "$derived" ] || [ "$flavour" != qemu ]; then
 	# a derived build's own directory only merged its config
 	rm -rf "$tmp"
-	exec 7>&-
+	kept_release
 else
 	keep_build "$tmp"
 fi

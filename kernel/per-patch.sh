@@ -10,6 +10,8 @@ set -euo pipefail
 BT_TOP=${BT_TOP:-$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)}
 # shellcheck source=../scripts/lib.sh
 . "$BT_TOP/scripts/lib.sh"
+# shellcheck source=kept.sh
+. "$BT_TOP/kernel/kept.sh"
 
 # Bump when the way a prefix image is produced changes.
 BT_PER_PATCH_RECIPE=1
@@ -29,15 +31,16 @@ INDEX counts the patches applied (0 = none), PATCH is the last one applied
 ("-" for 0) and DIR holds bzImage, System.map, kernelrelease and metadata.
 
 The Kconfig is the one of the whole-series kernel that kernel/build.sh
-builds (or reuses) with the same --tree, --series and --config options;
-each prefix runs `make olddefconfig` on it, so symbols that a later patch
-adds are simply absent before it.  The prefixes are built one after the
+builds (or reuses) with the same --tree, --series and --config options,
+through `make olddefconfig` for each prefix (again only after a patch that
+changes a Kconfig file), so symbols that a later patch adds are simply
+absent before it.  The prefixes are built one after the
 other in one build directory (an incremental `make bzImage` per patch,
 through ccache; the whole series is the kernel kernel/build.sh built,
-copied rather than built again): a kept build directory of its source when
-kernel/build.sh kept one (after any build using it; the series is taken off
-its source with patch -R first and is back on at the end), else a new
-one.  The images are cached in
+copied rather than built again): a kept build directory of the same tree
+when kernel/build.sh kept one (after any build using it; the series it has
+is taken off its source with patch -R first, and this one is on it at the
+end), else a new one.  The images are cached in
 $BOOTTRACE_CACHE/per-patch/<tree>-<key>/,
 keyed by the tree's package version, the config, the compiler and the
 names and contents of the patches of the prefix.  A patch that does not
@@ -148,7 +151,7 @@ kept=
 cleanup()
 {
 	rm -rf "$work" "$patch_dir"
-	[ -z "$kept" ] || [ -f "$kept/kept" ] || rm -rf "$kept"
+	[ -z "$kept" ] || kept_drop_taken "$kept"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -176,14 +179,28 @@ store_prefix()
 	mv "$tmp" "${dirs[n]}"
 }
 
+# touches_kconfig PATCH: PATCH changes a Kconfig file (Kconfig, Kconfig.*)
+touches_kconfig()
+{
+	grep -Eq '^(\+\+\+ b|--- a)/(.*/)?Kconfig[^/]*$' "$1"
+}
+
 # build_prefix N: make bzImage with the first N patches applied and store it.
+# The .config is made again (the whole series' one, then olddefconfig) when
+# a Kconfig file changed since it was last made (config_stale): otherwise
+# olddefconfig would give the same file, at ~5 s a prefix.
+config_stale=1
 build_prefix()
 {
 	local n=$1 tmp t=$SECONDS name=-
 
 	[ "$n" = 0 ] || name=${patches[n - 1]}
-	cp "$config" "$obj/.config"
-	kmake olddefconfig || bt_die "per-patch: make olddefconfig failed after $name (log: $log)"
+	if [ "$config_stale" = 1 ]; then
+		cp "$config" "$obj/.config"
+		kmake olddefconfig ||
+			bt_die "per-patch: make olddefconfig failed after $name (log: $log)"
+		config_stale=0
+	fi
 	exec 9>"$cache/kernels/.build.lock"
 	flock 9
 	kmake bzImage || {
@@ -211,39 +228,30 @@ adopt_full()
 	bt_log "per-patch: [$n/${#patches[@]}] ${patches[n - 1]}: the whole-series kernel ($full_dir)"
 }
 
-# A kept build directory of the whole-series kernel's source (kernel/
-# build.sh --print-kept), when there is one (after the build that uses it): the
-# prefixes are built there, after the series is taken off its source again
-# (patch -R, last patch first: every file it touches gets a new time, so
-# kbuild recompiles what depends on them), and the series is back on at
-# the end.  Prefix 0 is then an incremental build too, not one of every
+# A kept build directory of the whole-series kernel's source, or of the
+# same tree with another series (kernel/build.sh --print-kept), when there
+# is one (after the build that uses it): the prefixes are built there,
+# after the series it has is taken off its source (kept_switch: patch -R
+# from its copies, last patch first; every file it touches gets a new
+# time, so kbuild recompiles what depends on them), and this series is on
+# it at the end.  Prefix 0 is then an incremental build too, not one of every
 # object (227 s on 6.1 with every object in ccache).  Its mark is set
 # aside meanwhile, and a run that stops half-way removes the directory.
 kept=$("$BT_TOP/kernel/build.sh" --tree "$tree" --series "$series_file" \
 	${build_args[@]+"${build_args[@]}"} --print-kept) || kept=
 # (removed since: a new directory)
-if [ -n "$kept" ] && ! { exec 7>"$kept/.lock"; } 2>/dev/null; then
+if [ -n "$kept" ] && kept_use "$kept" bt_log "per-patch: waiting for the build that uses $kept"; then
+	kept_take "$kept"
+else
 	kept=
 fi
 if [ -n "$kept" ]; then
-	if ! flock -n 7; then
-		bt_log "per-patch: waiting for the build that uses $kept"
-		flock 7
-	fi
-	# removed meanwhile: a new directory
-	if ! mv "$kept/kept" "$kept/kept.away" 2>/dev/null; then
-		exec 7>&-
-		kept=
-	fi
-fi
-if [ -n "$kept" ]; then
-	bt_log "per-patch: building in the whole-series kernel's directory $kept"
+	bt_log "per-patch: building in the kept build directory $kept"
 	src=$kept/src obj=$kept/obj
-	for ((n = ${#patches[@]}; n > 0; n--)); do
-		patch -d "$src" -p1 -R --batch --fuzz=0 --no-backup-if-mismatch \
-			-s -i "$patch_dir/${patches[n - 1]}" >>"$log" 2>&1 ||
-			bt_die "per-patch: ${patches[n - 1]} does not come off $kept (log: $log)"
-	done
+	# one kept before the lists (kernel/kept.sh) has this very series
+	kept_plan "$kept" "" || kept_set_applied "$kept" "$patch_dir" ${patches[@]+"${patches[@]}"}
+	kept_switch "$kept" "$patch_dir" 2>>"$log" ||
+		bt_die "per-patch: the series does not come off $kept (log: $log)"
 else
 	cp -al "$(bt_tree_dir "$tree")" "$src"
 	mkdir -p "$obj"
@@ -254,6 +262,7 @@ for ((n = 0; n <= ${#patches[@]}; n++)); do
 		patch -d "$src" -p1 --batch --forward --fuzz=0 --no-backup-if-mismatch \
 			-s -i "$patch_dir/${patches[n - 1]}" >>"$log" 2>&1 ||
 			bt_die "per-patch: ${patches[n - 1]} does not apply after the first $((n - 1)) patches"
+		! touches_kconfig "$patch_dir/${patches[n - 1]}" || config_stale=1
 	fi
 	if [ -f "${dirs[n]}/bzImage" ]; then
 		continue
@@ -263,6 +272,9 @@ for ((n = 0; n <= ${#patches[@]}; n++)); do
 		build_prefix "$n"
 	fi
 done
-# the whole series is on the kept directory's source again
-[ -z "$kept" ] || mv "$kept/kept.away" "$kept/kept"
+# the whole series is on the kept directory's source (again)
+if [ -n "$kept" ]; then
+	kept_set_applied "$kept" "$patch_dir" ${patches[@]+"${patches[@]}"}
+	kept_give "$kept"
+fi
 print_all

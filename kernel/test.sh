@@ -228,6 +228,55 @@ printf 'fs/alpha/alpha.ko\nnet/alpha/alpha.ko\n' >"$fo/modules.order"
 prog_fails "$flat" "flat-modules: two modules of the same name are named" \
 	"two modules named alpha.ko: fs/alpha/alpha.ko and net/alpha/alpha.ko" "$fo" "$work/flat"
 
+# --- switching a kept directory's series (kernel/kept.sh) ---------------
+# A kept directory of a small tree with patches A B C; switched to A B2 (B
+# edited): C and B come off, B2 goes on; then to none; a patch that does
+# not go on fails the switch.
+kd=$work/kd
+mkdir -p "$kd/src" "$kd/p"
+printf 'one\n' >"$kd/src/a" && printf 'two\n' >"$kd/src/b"
+cp -r "$kd/src" "$kd/pristine"
+mkpatch() # NAME FILE OLD NEW: a -p1 patch of FILE (OLD empty: a new file)
+{
+	if [ -z "$3" ]; then
+		printf -- '--- /dev/null\n+++ b/%s\n@@ -0,0 +1 @@\n+%s\n' "$2" "$4"
+	else
+		printf -- '--- a/%s\n+++ b/%s\n@@ -1 +1 @@\n-%s\n+%s\n' "$2" "$2" "$3" "$4"
+	fi >"$kd/p/$1"
+}
+mkpatch A a one ONE
+mkpatch B b two TWO
+mkpatch C c '' three
+mkpatch B2 b two Two
+mkpatch X b nothing-like-this X
+rc=0
+(
+	# shellcheck source=../scripts/lib.sh
+	. "$top/scripts/lib.sh"
+	# shellcheck source=kept.sh
+	. "$top/kernel/kept.sh"
+	for p in A B C; do
+		patch -d "$kd/src" -p1 -s -i "$kd/p/$p"
+	done
+	kept_copy_patches "$kd" "$kd/p" A B C
+	printf 'recipe=1\nseries=%s\ngcc=x\n' "$(kept_series_hash <"$kd/applied/series")" >"$kd/kept.away"
+	[ "$(kept_switch_cost "$kd" "$(kept_patch_lines "$kd/p" A B2)")" = 3 ] || exit 11
+	kept_switch "$kd" "$kd/p" A B2 2>/dev/null || exit 12
+	[ "$(cat "$kd/src/a" "$kd/src/b")" = "$(printf 'ONE\nTwo')" ] && [ ! -e "$kd/src/c" ] || exit 13
+	[ "$(cut -d' ' -f1 "$kd/applied/series" | tr '\n' ' ')" = "A B2 " ] || exit 14
+	grep -qx "series=$(kept_patch_lines "$kd/p" A B2 | kept_series_hash)" "$kd/kept.away" || exit 15
+	grep -qx 'gcc=x' "$kd/kept.away" || exit 16
+	[ "$(kept_switch_cost "$kd" "$(kept_patch_lines "$kd/p" A B2)")" = 0 ] || exit 17
+	kept_switch "$kd" "$kd/p" 2>/dev/null || exit 18
+	diff -r "$kd/pristine" "$kd/src" >/dev/null || exit 19
+	! kept_switch "$kd" "$kd/p" X 2>/dev/null || exit 20
+) || rc=$?
+if [ "$rc" = 0 ]; then
+	ok "kept.sh switches a kept directory's series: what both begin with stays, the rest off and on, list and mark updated; a patch that does not apply fails"
+else
+	not_ok "kept.sh switches a kept directory's series (step $rc failed)"
+fi
+
 # --- a patch that does not apply ----------------------------------------
 cat >"$work/s/patches/0001-good.patch" <<'EOF'
 From: boottrace tests <test@example.invalid>
@@ -456,16 +505,57 @@ if [ "$built" = built ]; then
 	# A build whose merged config is near that of a kept build directory
 	# is made there (build.sh, "kept build directories"): a fragment of
 	# only a comment has the test kernel's config.  A cache with no kept
-	# directory of the tree (its kernel built before they were kept) gets
-	# one first: the same config built from scratch, once (~4-8 minutes
-	# with every object in ccache).
+	# directory of the tree that lists its patches gets one first, once:
+	# a build of that config lists the patches of a kept directory of its
+	# series (one kept before there were lists) as it derives there, or
+	# is made from scratch when there is none (~4-8 minutes with every
+	# object in ccache).
 	kernels=$(dirname "$(dirname "$dir")")
-	if ! compgen -G "$kernels/$tree-*/build.*/kept" >/dev/null; then
+	listed=
+	for m in "$kernels/$tree"-*/build.*/kept; do
+		[ ! -f "${m%/kept}/applied/series" ] || listed=$m
+	done
+	if [ -z "$listed" ]; then
 		printf '# kernel/test.sh kept directory %s\n' "$$-$RANDOM" >"$work/keep.config"
-		BOOTTRACE_KERNEL_DERIVE=0 "$build" -q --tree "$tree" \
-			--config "$work/keep.config" >/dev/null 2>"$work/err" ||
+		if kimg=$("$build" -q --tree "$tree" --config "$work/keep.config" 2>"$work/err"); then
+			# derived: its entry holds only the image, of no use
+			! grep -q '^derived_from=' "$(dirname "$kimg")/metadata" ||
+				rm -rf "$(dirname "$(dirname "$kimg")")"
+		else
 			sed 's/^/# /' "$work/err"
+		fi
 	fi
+	# A series that differs (the test kernel's without its last two
+	# patches, the second to last of which changes code that is built): the
+	# kept directory's source is switched to it (two patches off), then
+	# back by the derived build below (two on), whose System.map must be
+	# the test kernel's.
+	series=$top/kernel/series
+	[ ! -f "$top/kernel/series-$tree" ] || series=$top/kernel/series-$tree
+	mkdir -p "$work/switch"
+	ln -sfn "$top/kernel/patches" "$work/switch/patches"
+	sed 's/#.*//; s/[[:space:]]//g; /^$/d' "$series" | head -n -2 >"$work/switch/series"
+	printf '# kernel/test.sh switched series %s\n' "$$-$RANDOM" >"$work/switch.config"
+	from='' nobj='' sdir=''
+	if simg=$("$build" --tree "$tree" --series "$work/switch/series" \
+		--config "$work/switch.config" 2>"$work/err"); then
+		sdir=$(dirname "$simg")
+		from=$(sed -n 's/^derived_from=//p' "$sdir/metadata")
+		nobj=$(sed -n 's/^objects=//p' "$sdir/metadata")
+	fi
+	lines=$(wc -l <"$work/switch/series")
+	if [ -n "$from" ] && [ -f "$from/kept" ] &&
+		grep -q "switching the source of the kept build directory $from to this series (2 patches off and on)" "$work/err" &&
+		[ "$(cut -d' ' -f1 "$from/applied/series")" = "$(cat "$work/switch/series")" ] &&
+		grep -qx "series=$(sha256sum <"$from/applied/series" | cut -c1-16)" "$from/kept" &&
+		[ "${nobj:-0}" -gt 0 ] && [ "${nobj:-9999}" -lt 100 ]; then
+		ok "a build of another series is derived in a kept directory, its source switched: two patches off, $nobj objects compiled, its list $lines patches"
+	else
+		not_ok "a build of another series is derived in a kept directory, its source switched (from '${from}', $nobj objects)"
+		sed 's/^/# /' "$work/err" | tail -n 5
+	fi
+	[ -z "$sdir" ] || rm -rf "$(dirname "$sdir")"
+
 	printf '# kernel/test.sh derived build %s\n' "$$-$RANDOM" >"$work/derive.config"
 	from='' nobj=''
 	if dimg=$("$build" --tree "$tree" --config "$work/derive.config" 2>"$work/err"); then
@@ -476,7 +566,7 @@ if [ "$built" = built ]; then
 	if [ -n "$from" ] && [ -f "$from/kept" ] &&
 		grep -q "deriving from the kept build directory $from " "$work/err" &&
 		[ "${nobj:-9999}" -lt 100 ] && cmp -s "$ddir/System.map" "$dir/System.map"; then
-		ok "a build near a kept directory is derived there: $nobj objects compiled, the same System.map"
+		ok "a build near a kept directory is derived there (its series switched back if it was): $nobj objects compiled, the same System.map"
 	else
 		not_ok "a build near a kept directory is derived there (from '${from}', $nobj objects)"
 		sed 's/^/# /' "$work/err" | tail -n 5

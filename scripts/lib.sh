@@ -47,6 +47,19 @@ bt_die()
 	exit 1
 }
 
+# bt_flock_wait FD SAY...: takes the lock of the file open on FD; when
+# another process holds it, first runs SAY... (the caller's way of saying
+# what it waits for), then waits.
+bt_flock_wait()
+{
+	local fd=$1
+
+	shift
+	flock -n "$fd" && return 0
+	"$@"
+	flock "$fd"
+}
+
 # bt_usage MSG: a usage error (a missing, unknown or malformed option or
 # argument): the message, exit 2
 bt_usage()
