@@ -428,7 +428,7 @@ kept_candidates()
 {
 	local m d want sw
 
-	want=$(kept_mark | grep -v '^series=')
+	want=$(kept_identity <(kept_mark))
 	for m in "$cache/kernels/$tree"-*/build.*/kept "$cache/kernels/$tree"-*/build.*/kept.away; do
 		d=${m%/*}
 		if [ ! -f "$m" ] || [ ! -f "$d/obj/.config" ] ||

@@ -202,7 +202,7 @@ build_prefix()
 		config_stale=0
 	fi
 	exec 9>"$cache/kernels/.build.lock"
-	flock 9
+	bt_flock_wait 9 bt_log "per-patch: another kernel build is running; waiting ($cache/kernels/.build.lock)"
 	kmake bzImage || {
 		tail -n 30 "$log" >&2
 		bt_die "per-patch: the kernel does not build with the series up to $name"
