@@ -277,6 +277,31 @@ else
 	not_ok "kept.sh switches a kept directory's series (step $rc failed)"
 fi
 
+# The patches a merged config depends on (kept_kconfig_lines): those that
+# touch a file Kconfig reads; a patch of C code alone changes no config.
+kp=$work/kp
+mkdir -p "$kp"
+for p in c:kernel/fork.c kconfig:lib/Kconfig.debug makefile:init/Makefile \
+	scripts:scripts/cc-version.sh header:include/linux/kconfig.h; do
+	printf -- '--- a/%s\n+++ b/%s\n@@ -1 +1 @@\n-x\n+y\n' "${p#*:}" "${p#*:}" >"$kp/${p%%:*}"
+done
+printf -- '--- /dev/null\n+++ b/%s\n@@ -0,0 +1 @@\n+y\n' kernel/configs/x.config >"$kp/new-config"
+printf -- 'diff --git a/%s b/%s\n--- a/%s\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n' \
+	drivers/Kbuild drivers/Kbuild drivers/Kbuild >"$kp/gone-kbuild"
+got=$(
+	# shellcheck source=../scripts/lib.sh
+	. "$top/scripts/lib.sh"
+	# shellcheck source=kept.sh
+	. "$top/kernel/kept.sh"
+	kept_patch_lines "$kp" c kconfig makefile scripts header new-config gone-kbuild |
+		kept_kconfig_lines "$kp" | cut -d' ' -f1 | tr '\n' ' '
+)
+if [ "$got" = "kconfig makefile scripts new-config gone-kbuild " ]; then
+	ok "the patches a merged config depends on: those touching Kconfig*, Makefile*, Kbuild*, *.config or scripts/"
+else
+	not_ok "the patches a merged config depends on (got '$got')"
+fi
+
 # --- a patch that does not apply ----------------------------------------
 cat >"$work/s/patches/0001-good.patch" <<'EOF'
 From: boottrace tests <test@example.invalid>
@@ -525,16 +550,24 @@ if [ "$built" = built ]; then
 			sed 's/^/# /' "$work/err"
 		fi
 	fi
-	# A series that differs (the test kernel's without its last two
-	# patches, the second to last of which changes code that is built): the
-	# kept directory's source is switched to it (two patches off), then
-	# back by the derived build below (two on), whose System.map must be
-	# the test kernel's.
+	# A series that differs as a kernel developer's does after editing a
+	# patch: the test kernel's with the second to last patch's message
+	# edited (a patch that touches no file Kconfig reads, so the merged
+	# config is the one kept: that of the resume test's build above).  The
+	# kept directory's source is switched to it (the last two patches off
+	# and on), then back by the derived build below, whose System.map
+	# must be the test kernel's.
 	series=$top/kernel/series
 	[ ! -f "$top/kernel/series-$tree" ] || series=$top/kernel/series-$tree
-	mkdir -p "$work/switch"
-	ln -sfn "$top/kernel/patches" "$work/switch/patches"
-	sed 's/#.*//; s/[[:space:]]//g; /^$/d' "$series" | head -n -2 >"$work/switch/series"
+	mkdir -p "$work/switch/patches"
+	sed 's/#.*//; s/[[:space:]]//g; /^$/d' "$series" >"$work/switch/series"
+	edited=$(tail -n 2 "$work/switch/series" | head -n 1)
+	while IFS= read -r p; do
+		ln -sfn "$top/kernel/patches/$p" "$work/switch/patches/$p"
+	done <"$work/switch/series"
+	rm "$work/switch/patches/$edited"
+	sed '0,/^$/s//\nA line of the message added by kernel\/test.sh.\n/' \
+		"$top/kernel/patches/$edited" >"$work/switch/patches/$edited"
 	printf '# kernel/test.sh switched series %s\n' "$$-$RANDOM" >"$work/switch.config"
 	from='' nobj='' sdir=''
 	if simg=$("$build" --tree "$tree" --series "$work/switch/series" \
@@ -543,15 +576,20 @@ if [ "$built" = built ]; then
 		from=$(sed -n 's/^derived_from=//p' "$sdir/metadata")
 		nobj=$(sed -n 's/^objects=//p' "$sdir/metadata")
 	fi
-	lines=$(wc -l <"$work/switch/series")
+	# what the kept directory's list must say: the edited patch's hash
+	want=$(while IFS= read -r p; do
+		printf '%s %s\n' "$p" "$(sha256sum <"$work/switch/patches/$p" | cut -d' ' -f1)"
+	done <"$work/switch/series")
 	if [ -n "$from" ] && [ -f "$from/kept" ] &&
-		grep -q "switching the source of the kept build directory $from to this series (2 patches off and on)" "$work/err" &&
-		[ "$(cut -d' ' -f1 "$from/applied/series")" = "$(cat "$work/switch/series")" ] &&
+		grep -q 'config merged and verified before' "$work/err" &&
+		! grep -q 'source ready' "$work/err" &&
+		grep -q "switching the source of the kept build directory $from to this series (4 patches off and on)" "$work/err" &&
+		[ "$(cat "$from/applied/series")" = "$want" ] &&
 		grep -qx "series=$(sha256sum <"$from/applied/series" | cut -c1-16)" "$from/kept" &&
 		[ "${nobj:-0}" -gt 0 ] && [ "${nobj:-9999}" -lt 100 ]; then
-		ok "a build of another series is derived in a kept directory, its source switched: two patches off, $nobj objects compiled, its list $lines patches"
+		ok "a build after a patch edit takes the kept merged config and is derived in a kept directory, its source switched: two patches off and on, $nobj objects compiled"
 	else
-		not_ok "a build of another series is derived in a kept directory, its source switched (from '${from}', $nobj objects)"
+		not_ok "a build after a patch edit takes the kept merged config and is derived in a kept directory, its source switched (from '${from}', $nobj objects)"
 		sed 's/^/# /' "$work/err" | tail -n 5
 	fi
 	[ -z "$sdir" ] || rm -rf "$(dirname "$sdir")"
@@ -565,13 +603,14 @@ if [ "$built" = built ]; then
 	fi
 	if [ -n "$from" ] && [ -f "$from/kept" ] &&
 		grep -q "deriving from the kept build directory $from " "$work/err" &&
+		grep -q 'config merged and verified before' "$work/err" &&
 		[ "${nobj:-9999}" -lt 100 ] && cmp -s "$ddir/System.map" "$dir/System.map"; then
-		ok "a build near a kept directory is derived there (its series switched back if it was): $nobj objects compiled, the same System.map"
+		ok "a build near a kept directory is derived there (its series switched back if it was), with the kept merged config: $nobj objects compiled, the same System.map"
 	else
 		not_ok "a build near a kept directory is derived there (from '${from}', $nobj objects)"
 		sed 's/^/# /' "$work/err" | tail -n 5
 	fi
-	# the derived entry's directory only merged its config: none is left
+	# the derived entry's directory held only its config: none is left
 	if [ -n "${ddir:-}" ] && ! compgen -G "$(dirname "$ddir")/build*" >/dev/null; then
 		ok "the derived build leaves no directory of its own"
 	else
