@@ -36,10 +36,11 @@ deps:
 
 # The unit suite (tests/run.sh unit): the stages' checks under one pool of
 # jobs (make -jN), so that the programs of one stage run beside the long
-# fixture runs of another; trace-analysis's first (its ASan run of
-# tests/cli.sh is the longest).  libbootconfig.a, which trace-analysis
-# links, is built first, so that trace-analysis's make and bootconfig's
-# never build it at once (collect only includes bootconfig's unit.h).
+# fixture runs of another; trace-analysis's first (the ASan runs of its
+# tests/cli-inputs.sh and tests/cli.sh are the longest).  libbootconfig.a,
+# which trace-analysis links, is built first, so that trace-analysis's make
+# and bootconfig's never build it at once (collect only includes
+# bootconfig's unit.h).
 UNIT_CHECKS := $(addprefix unit-check/,trace-analysis bootconfig collect)
 
 unit-check: $(UNIT_CHECKS)
