@@ -504,6 +504,7 @@ derive_from_kept()
 	# The .config went through olddefconfig with the Kconfig files this
 	# source now has; make's syncconfig reads it again there.
 	cmp -s "$obj/.config" "$best/obj/.config" || cp "$obj/.config" "$best/obj/.config"
+	chmod --reference="$obj/.config" "$best/obj/.config"
 	derived=$best src=$best/src obj=$best/obj
 }
 
@@ -545,7 +546,8 @@ config_cached()
 	[ "$flavour" = qemu ] && [ "$force" = 0 ] && [ "$config_only" = 0 ] &&
 		[ -f "$f" ] || return 1
 	mkdir -p "$obj"
-	cp "$f" "$obj/.config" || return 1
+	# (a new file, as kbuild writes one: the umask's mode, not the kept one's)
+	cat "$f" >"$obj/.config" || return 1
 	# (a damaged one is merged again)
 	config_unmet "$obj/.config"
 	if [ ${#unmet[@]} -gt 0 ] || ! grep -q '^CONFIG_CC_VERSION_TEXT=' "$obj/.config"; then
@@ -566,7 +568,7 @@ config_keep()
 	[ "$flavour" = qemu ] || return 0
 	mkdir -p "$configs_dir"
 	tmpf=$(mktemp "$configs_dir/.new.XXXXXX")
-	if cp "$obj/.config" "$tmpf"; then
+	if cat "$obj/.config" >"$tmpf" && chmod a+r "$tmpf"; then
 		mv -f "$tmpf" "$configs_dir/$config_key"
 	else
 		rm -f "$tmpf"
