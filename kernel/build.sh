@@ -653,7 +653,6 @@ entry="$cache/kernels/$tree-$key"
 [ "$flavour" = qemu ] || entry="$cache/kernels/$tree-$flavour-$key"
 out="$entry/out"
 configs_dir="$cache/kernels/configs"
-config_key=$(config_key_of)
 
 # A kept directory for kernel/per-patch.sh: one of this source (this
 # entry's first), else one whose series it can switch (the fewest patches).
@@ -931,6 +930,7 @@ else
 	# the copies of the series' patches, which the source gets (make_source)
 	# or a kept directory switches to (derive_from_kept)
 	kept_copy_patches "$tmp" "$patch_dir" ${patches[@]+"${patches[@]}"}
+	config_key=$(config_key_of)
 	# From here on a stopped build can be resumed (a derived one is made
 	# again where it was derived: kbuild compiles only what is missing).
 	if config_cached; then

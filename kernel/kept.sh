@@ -98,28 +98,34 @@ kept_patch_lines()
 	done
 }
 
+# kept_touches_kconfig PATCH: PATCH touches a file Kconfig reads or may
+# read: Kconfig*, Makefile*, Kbuild*, *.config, or anything under scripts/.
+# Another patch cannot change what olddefconfig makes of a .config.
+kept_touches_kconfig()
+{
+	awk '/^(---|\+\+\+) / {
+		p = $2
+		sub(/^[ab]\//, "", p)
+		n = p
+		sub(/.*\//, "", n)
+		if (p ~ /^scripts\// || n ~ /^(Kconfig|Makefile|Kbuild)/ || n ~ /\.config$/) {
+			found = 1
+			exit
+		}
+	}
+	END { exit !found }' "$1"
+}
+
 # kept_kconfig_lines DIR: of the "NAME SHA256" lines on stdin (patches in
-# DIR), those of the patches that touch a file Kconfig reads or may read:
-# Kconfig*, Makefile*, Kbuild*, *.config, or anything under scripts/.  The
-# others cannot change a merged config (build.sh keeps merged configs by
-# these lines).
+# DIR), those of the patches that touch a file Kconfig reads
+# (kept_touches_kconfig): build.sh keeps merged configs by these lines.
 kept_kconfig_lines()
 {
 	local dir=$1 name sum
 
 	while read -r name sum; do
 		[ -n "$name" ] || continue
-		awk '/^(---|\+\+\+) / {
-			p = $2
-			sub(/^[ab]\//, "", p)
-			n = p
-			sub(/.*\//, "", n)
-			if (p ~ /^scripts\// || n ~ /^(Kconfig|Makefile|Kbuild)/ || n ~ /\.config$/) {
-				found = 1
-				exit
-			}
-		}
-		END { exit !found }' "$dir/$name" && printf '%s %s\n' "$name" "$sum"
+		! kept_touches_kconfig "$dir/$name" || printf '%s %s\n' "$name" "$sum"
 	done
 }
 

@@ -33,7 +33,7 @@ INDEX counts the patches applied (0 = none), PATCH is the last one applied
 The Kconfig is the one of the whole-series kernel that kernel/build.sh
 builds (or reuses) with the same --tree, --series and --config options,
 through `make olddefconfig` for each prefix (again only after a patch that
-changes a Kconfig file), so symbols that a later patch adds are simply
+touches a file Kconfig reads), so symbols that a later patch adds are simply
 absent before it.  The prefixes are built one after the
 other in one build directory (an incremental `make bzImage` per patch,
 through ccache; the whole series is the kernel kernel/build.sh built,
@@ -179,16 +179,11 @@ store_prefix()
 	mv "$tmp" "${dirs[n]}"
 }
 
-# touches_kconfig PATCH: PATCH changes a Kconfig file (Kconfig, Kconfig.*)
-touches_kconfig()
-{
-	grep -Eq '^(\+\+\+ b|--- a)/(.*/)?Kconfig[^/]*$' "$1"
-}
-
 # build_prefix N: make bzImage with the first N patches applied and store it.
 # The .config is made again (the whole series' one, then olddefconfig) when
-# a Kconfig file changed since it was last made (config_stale): otherwise
-# olddefconfig would give the same file, at ~5 s a prefix.
+# a patch touched a file Kconfig reads since it was last made
+# (kept_touches_kconfig, config_stale): otherwise olddefconfig would give
+# the same file, at ~5 s a prefix.
 config_stale=1
 build_prefix()
 {
@@ -262,7 +257,7 @@ for ((n = 0; n <= ${#patches[@]}; n++)); do
 		patch -d "$src" -p1 --batch --forward --fuzz=0 --no-backup-if-mismatch \
 			-s -i "$patch_dir/${patches[n - 1]}" >>"$log" 2>&1 ||
 			bt_die "per-patch: ${patches[n - 1]} does not apply after the first $((n - 1)) patches"
-		! touches_kconfig "$patch_dir/${patches[n - 1]}" || config_stale=1
+		! kept_touches_kconfig "$patch_dir/${patches[n - 1]}" || config_stale=1
 	fi
 	if [ -f "${dirs[n]}/bzImage" ]; then
 		continue
