@@ -54,8 +54,9 @@ has modules (=m), modules/*.ko.
                       if it exists, else kernel/series); patch names are
                       looked up in FILE's directory/patches/
   --force             rebuild even when a cached build exists (replaces it
-                      atomically on success), and start over instead of
-                      resuming a stopped build
+                      atomically on success; a build that has packages
+                      gets them again, as with --deb), and start over
+                      instead of resuming a stopped build
   --print-dir         print the cache entry's out/ directory the inputs map
                       to, without building (prints nothing and exits 1 when
                       it is not built yet)
@@ -460,7 +461,7 @@ derive_from_kept()
 {
 	local d sw n best='' best_n=0 best_sw=0
 
-	[ "$flavour" = qemu ] && [ "$deb" = 0 ] && [ "$force" = 0 ] &&
+	[ "$flavour" = qemu ] && [ "$make_debs" = 0 ] && [ "$force" = 0 ] &&
 		[ "${BOOTTRACE_KERNEL_DERIVE:-1}" != 0 ] || return 1
 	while read -r d sw; do
 		n=$(diff <(config_lines "$obj/.config") <(config_lines "$d/obj/.config") |
@@ -577,6 +578,9 @@ config_keep()
 	# shellcheck disable=SC2012 # keys: no newlines
 	ls -t "$configs_dir" | tail -n +$((BT_CONFIGS_KEPT + 1)) |
 		while IFS= read -r f; do rm -f "$configs_dir/$f"; done
+	# what a build killed between its mktemp and its mv left (ls -t
+	# lists no dot files); a live one is seconds old
+	find "$configs_dir" -maxdepth 1 -name '.new.*' -mmin +60 -delete 2>/dev/null || true
 }
 
 # keep_build DIR: this build's directory DIR becomes a kept one; the
@@ -686,7 +690,16 @@ if [ "$force" = 0 ] && [ "$config_only" = 0 ] && built_already; then
 fi
 
 bt_need_pkgs make flex bison bc libelf-dev libssl-dev ccache patch xz-utils cpio
-[ "$deb" = 0 ] || bt_need_pkgs dpkg-dev rsync kmod
+# --force replaces the entry with one of the same kind: an entry that has
+# packages gets them again (without them, the next --deb build of it would
+# build the whole kernel again to make them).  What is printed stays what
+# was asked for.
+make_debs=$deb
+if [ "$force" = 1 ] && [ "$deb" = 0 ] && [ "$config_only" = 0 ] && [ -d "$out/debs" ]; then
+	step "this build has packages ($out/debs): building them again too"
+	make_debs=1
+fi
+[ "$make_debs" = 0 ] || bt_need_pkgs dpkg-dev rsync kmod
 
 # ---------------------------------------------------------------------------
 # Locks: one builder per entry; and (below, around `make bzImage` only) one
@@ -955,7 +968,7 @@ read -r hits0 miss0 < <(ccache_counts)
 targets=(bzImage)
 ! grep -q '=m$' "$obj/.config" || targets+=(modules)
 # bindeb-pkg builds the image and the modules itself, then packages them.
-[ "$deb" = 0 ] || targets=(bindeb-pkg)
+[ "$make_debs" = 0 ] || targets=(bindeb-pkg)
 # kbuild's build counter (obj/.version, init/build-version) numbers the
 # runs in a directory: the "#N" of uname -v and the package revision.  A
 # resumed build starts it again at 1, as a fresh build does, so that the
@@ -1007,7 +1020,7 @@ if grep -q '=m$' "$obj/.config"; then
 	step "$nmods modules in out/modules (without debug information)"
 fi
 printf '%s\n' "$release" >"$tmp/out/kernelrelease"
-[ "$deb" = 0 ] || collect_debs "$tmp" "$tmp/out/debs"
+[ "$make_debs" = 0 ] || collect_debs "$tmp" "$tmp/out/debs"
 [ ! -f "$tmp/config-report" ] || cp "$tmp/config-report" "$tmp/out/config-report"
 # a derived build has no resumable mark
 resumes=$(grep -cs '^resumed=' "$tmp/resumable" || true)
