@@ -132,10 +132,12 @@ suite_boot() { prove_boots tests/boot/; }
 # once in io_apic_modify_irq 12 ms into a boot on the loaded host (a `pc`
 # boot of tests/kernel/15-sanitize.t), so the sanitizer boots are only
 # trusted with the host to themselves.  Inside a file, plain kernels may
-# boot side by side (05-per-patch.t's prefixes).
+# boot side by side (05-per-patch.t's prefixes).  The kernels the files
+# need besides the test kernel are built from the start, beside the plain
+# files (tests/kernel/prebuild.sh), and done before the alone ones.
 suite_series()
 {
-	local f rc=0 plain=() alone=()
+	local f rc=0 plain=() alone=() out pre
 
 	for f in tests/kernel/*.t; do
 		if grep -q '^# alone:' "$f"; then
@@ -144,7 +146,12 @@ suite_series()
 			plain+=("$f")
 		fi
 	done
+	out=$(mktemp)
+	tests/kernel/prebuild.sh >"$out" 2>&1 &
+	pre=$!
 	prove_boots "${plain[@]}" || rc=1
+	wait "$pre" || { echo "# tests/kernel/prebuild.sh failed:"; sed 's/^/# /' "$out"; }
+	rm -f "$out"
 	[ ${#alone[@]} -eq 0 ] || tap "${alone[@]}" || rc=1
 	return $rc
 }

@@ -38,7 +38,8 @@ cache="$(bt_cache_dir)/system"
 mkdir -p "$cache"
 work=$(mktemp -d "$cache/work.XXXXXX")
 root=$work/root
-trap 'rm -rf "$work" "$T_TMP"' EXIT
+kpid=
+trap '[ -z "$kpid" ] || kill "$kpid" 2>/dev/null; rm -rf "$work" "$T_TMP"' EXIT
 boot_timeout=${BOOTTRACE_SYSTEM_TIMEOUT:-900}
 t0=$SECONDS
 # progress MSG: a TAP comment with the seconds since the start
@@ -57,6 +58,15 @@ in_root()
 		mount --rbind /dev "$r/dev" && exec chroot "$r" "$@"' sh "$root" \
 		env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 "$@"
 }
+
+# The kernel packages (below) build while the system is made: mmdebstrap
+# mostly waits on the network and dpkg, a kernel build from scratch on the
+# CPUs (minutes; cached after).
+if [ -z "${BOOTTRACE_SYSTEM_KERNEL_DEB:-}" ]; then
+	progress "the kernel packages (kernel/build.sh --flavour qemu --deb), in the background"
+	"$top/kernel/build.sh" --flavour qemu --deb >"$work/kdebs" 2>"$work/kernel.log" &
+	kpid=$!
+fi
 
 # --- the Debian system, cached by its package list -------------------------
 suite=bookworm
@@ -116,9 +126,14 @@ if [ -n "${BOOTTRACE_SYSTEM_KERNEL_DEB:-}" ]; then
 	kimage=$BOOTTRACE_SYSTEM_KERNEL_DEB
 	[ -f "$kimage" ] || bt_die "BOOTTRACE_SYSTEM_KERNEL_DEB=$kimage: no such file"
 else
-	progress "the kernel packages (kernel/build.sh --flavour qemu --deb)"
-	mapfile -t kdebs < <("$top/kernel/build.sh" --flavour qemu --deb 2>"$work/kernel.log")
-	[ "${#kdebs[@]}" -gt 0 ] || { tail -n 20 "$work/kernel.log"; bt_die "kernel --deb failed"; }
+	rc=0; wait "$kpid" || rc=$?
+	kpid=
+	progress "the kernel packages: done (exit $rc)"
+	mapfile -t kdebs <"$work/kdebs"
+	if [ "$rc" != 0 ] || [ "${#kdebs[@]}" -eq 0 ]; then
+		tail -n 20 "$work/kernel.log"
+		bt_die "kernel --deb failed"
+	fi
 	kimage=$(printf '%s\n' "${kdebs[@]}" | grep '/linux-image-[^/]*\.deb$' | grep -v -- '-dbg_' | head -n1)
 fi
 krel=$(dpkg-deb -f "$kimage" Package | sed 's/^linux-image-//')
