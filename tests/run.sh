@@ -133,8 +133,9 @@ suite_boot() { prove_boots tests/boot/; }
 # boot of tests/kernel/15-sanitize.t), so the sanitizer boots are only
 # trusted with the host to themselves.  Inside a file, plain kernels may
 # boot side by side (05-per-patch.t's prefixes).  The kernels the files
-# need besides the test kernel are built from the start, beside the plain
-# files (tests/kernel/prebuild.sh), and done before the alone ones.
+# need besides the test kernel are built from the start in the CPU time
+# the plain files leave (tests/kernel/prebuild.sh), and done before the
+# alone ones.
 suite_series()
 {
 	local f rc=0 plain=() alone=() out pre

@@ -4,16 +4,18 @@
 # then the sanitizer kernels of 6.1 and 6.12 (k_kernel, k_kasan_kernel:
 # the same inputs, so the same cache entries, as the test files').
 #
-# tests/run.sh starts it beside the suite's first files: those boot kernels
-# that are built, on one CPU each, while a build from scratch takes both
-# (kbuild's compiles) or one (its links), so the two fill each other's idle
-# time.  It is waited for before the files that boot a sanitizer kernel,
-# which run with the host to themselves.  Only a head start: a kernel it
-# could not build is built (and its failure reported) by the test that
-# boots it.  Prints which it has; exits 1 when one failed.
+# tests/run.sh starts it beside the suite's first files, which boot built
+# kernels and build the series prefixes: it builds in the CPU time they
+# leave (BOOTTRACE_KERNEL_IDLE=1: SCHED_IDLE, no wait for their builds),
+# and a file that needs one of its kernels waits for it.  It is waited for
+# before the files that boot a sanitizer kernel, which run with the host
+# to themselves.  Only a head start: a kernel it could not build is built
+# (and its failure reported) by the test that boots it.  Prints which it
+# has; exits 1 when one failed.
 set -uo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+export BOOTTRACE_KERNEL_IDLE=1
 
 rc=0
 for k in "k_kernel 6.12" "k_kasan_kernel 6.1" "k_kasan_kernel 6.12"; do
